@@ -1,0 +1,350 @@
+//! The interface both engines share: a request in, a reply out, the bookmarks as a plain value.
+
+use crate::js::{has_control_char, json_quote, utf16_len};
+use crate::limits::Limits;
+use crate::source::{LogSource, SourceError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The job a read is for: its id and the path the id resolves to.
+///
+/// Resolving an id to a path (job records, a jobs directory) is the caller's business; the
+/// engines only compare the path with the one their bookmark saw.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    pub id: &'a str,
+    pub path: &'a str,
+}
+
+/// One read, with upstream's parameters as the tool receives them (JSON numbers, so `f64`:
+/// NaN and infinities are possible and each engine says what it does with them).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// How many lines to show; absent means the default (40).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<f64>,
+    /// Skip condensing and return the verbatim window.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub raw: bool,
+    /// The view: how many bytes at the end of the log are searched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<f64>,
+    /// Read the log even though the job is still running (0.8.0).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub peek: bool,
+    /// Whether the job is still running: from the job's record, not from the request.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub running: bool,
+    /// Seconds since the job started, for the running-job state line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_secs: Option<f64>,
+}
+
+impl Request {
+    pub fn lines(n: u64) -> Self {
+        Request {
+            lines: Some(n as f64),
+            ..Request::default()
+        }
+    }
+
+    pub fn raw(mut self) -> Self {
+        self.raw = true;
+        self
+    }
+
+    pub fn bytes(mut self, bytes: u64) -> Self {
+        self.bytes = Some(bytes as f64);
+        self
+    }
+
+    pub fn running(mut self, running: bool) -> Self {
+        self.running = running;
+        self
+    }
+}
+
+/// What kind of read a reply is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadKind {
+    /// The first read of an id, or the first of a new generation of its log.
+    First,
+    /// A verbatim read (`raw: true`).
+    Raw,
+    /// New lines (and, for the exact engine, earlier lines not shown before).
+    Delta,
+    /// Upstream D2: more new lines than `lines`, so only the newest were shown.
+    DeltaClipped,
+    /// Upstream N2: no new lines, earlier lines of a wider window.
+    Widened,
+    /// Nothing to show.
+    NothingNew,
+    /// The job is still running and `peek` was not passed: no log content (0.8.0).
+    Gated,
+    /// The log could not be read.
+    Error,
+}
+
+/// Why a read started over instead of continuing from the bookmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResetReason {
+    /// The id resolves to another path than the bookmark's.
+    PathChanged,
+    /// The log is smaller than at the last read (fewer bytes, or for upstream fewer lines).
+    Shrank,
+    /// Upstream: the first content line changed.
+    Replaced,
+    /// Upstream: the `bytes` view changed.
+    WindowChanged,
+    /// Another file now sits at the path (device and inode differ).
+    FileReplaced,
+    /// The bytes at the head of the log differ from those the bookmark saw.
+    Rewritten,
+}
+
+/// A content line a reply carries, identified so that it can be checked against the log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShownLine {
+    /// The engine's generation of the log the line belongs to.
+    pub generation: u64,
+    /// Byte offset where the line starts.
+    pub offset: u64,
+    /// One past its last byte (after the `\n`, or the log's end for a partial line).
+    pub end: u64,
+    /// Its 1-based position among the view's content lines.
+    pub view_line: u64,
+    /// Whether it was still being written (shown, never recorded as covered).
+    pub partial: bool,
+}
+
+/// The numbers behind a reply's text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Counts {
+    /// Content lines in the view.
+    pub total_lines: u64,
+    /// Content lines appended since the last read (upstream's "fresh").
+    pub new_lines: u64,
+    /// Lines the read selected before the budget (upstream's `linesShown`).
+    pub selected: u64,
+    /// Complete content lines the text carries.
+    pub shown: u64,
+    /// Of `shown`, lines appended since the last read.
+    pub new_shown: u64,
+    /// Of `shown`, lines that were already in the log at the last read.
+    pub earlier_shown: u64,
+    /// Selected lines the budget left out.
+    pub left_out: u64,
+    /// Content lines above the window that were never shown in this generation.
+    pub unseen_above: u64,
+    /// Coverage ranges forgotten because the bookmark was full.
+    pub forgotten_ranges: u64,
+    /// Whether the text carries a partial line.
+    pub partial_shown: bool,
+}
+
+/// What a read returns: the agent's text and the facts behind it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// Exactly what the agent sees.
+    pub text: String,
+    /// Upstream's `isError`.
+    pub is_error: bool,
+    pub kind: ReadKind,
+    /// Set when the read started over, with the reason.
+    pub reset: Option<ResetReason>,
+    /// The content lines the text carries, in log order.
+    pub shown: Vec<ShownLine>,
+    pub counts: Counts,
+    /// Condenser and engine notes, as printed but without the parentheses.
+    pub notes: Vec<String>,
+    /// Upstream's `details` object, keys in upstream's order.
+    pub details: Map<String, Value>,
+    /// How many bytes of the log this read read.
+    pub bytes_read: u64,
+}
+
+/// A request refused before any read: upstream throws these instead of returning a result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejected(pub String);
+
+impl std::fmt::Display for Rejected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Rejected {}
+
+/// An engine: pure, deterministic, with all of its memory in `State`.
+pub trait Engine {
+    /// Every bookmark the engine keeps. Small and hashable: the model checker stores it in
+    /// every state it visits.
+    type State: Clone + Eq + Hash + Debug + Default + Serialize + for<'de> Deserialize<'de>;
+
+    /// `"shipped"` or `"exact"`.
+    fn name(&self) -> &'static str;
+
+    fn limits(&self) -> &Limits;
+
+    /// Performs one read. Same state, same log bytes, same request: same reply and state.
+    fn read(
+        &self,
+        state: &mut Self::State,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+    ) -> Result<Reply, Rejected>;
+}
+
+/// Upstream's `lines` normalisation: `max(1, floor(lines))`, 40 when absent. NaN stays NaN
+/// (JavaScript's `Math.max(1, NaN)`), +Infinity stays infinite.
+pub fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
+    match lines {
+        None => limits.default_lines as f64,
+        Some(n) if n.is_nan() => f64::NAN,
+        Some(n) => n.floor().max(1.0),
+    }
+}
+
+/// Upstream's `clampReadWindow`: the default for anything not a positive finite number, else
+/// `min(floor(bytes), view_max)` (so a value in (0, 1) gives an empty view).
+pub fn clamp_window(bytes: Option<f64>, limits: &Limits) -> u64 {
+    match bytes {
+        Some(b) if b.is_finite() && b > 0.0 => {
+            let floored = b.floor();
+            if floored >= limits.view_max as f64 {
+                limits.view_max
+            } else {
+                floored as u64
+            }
+        }
+        _ => limits.view_default,
+    }
+}
+
+/// Upstream's id checks, in its order: required, then valid.
+pub fn check_id(id: &str) -> Result<(), Rejected> {
+    if id.is_empty() {
+        return Err(Rejected("bgtail: id is required".into()));
+    }
+    if utf16_len(id) > 200
+        || id.contains('/')
+        || id.contains('\\')
+        || id.contains("..")
+        || has_control_char(id)
+    {
+        return Err(Rejected(format!("bgtail: invalid job id {}", json_quote(id))));
+    }
+    Ok(())
+}
+
+/// Upstream's error result for a log that cannot be read (reference §6.5).
+pub fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
+    let not_found = matches!(error, SourceError::NotFound);
+    let text = if not_found {
+        format!(
+            "No log found for job {} at {}. bgrun job ids look like `<name>-<epoch>-<pid>`; run `bgstatus` with no id to list this session's jobs.",
+            job.id, job.path
+        )
+    } else {
+        format!(
+            "Log for job {} at {} exists but could not be read (file may be too large or unreadable)",
+            job.id, job.path
+        )
+    };
+    let mut details = Map::new();
+    details.insert("id".into(), job.id.into());
+    details.insert("logPath".into(), job.path.into());
+    details.insert("notFound".into(), not_found.into());
+    Reply {
+        text,
+        is_error: true,
+        kind: ReadKind::Error,
+        reset: None,
+        shown: Vec::new(),
+        counts: Counts::default(),
+        notes: Vec::new(),
+        details,
+        bytes_read: 0,
+    }
+}
+
+/// The state line of a running job (0.8.0). Upstream pins only the pattern
+/// `⏳ still running — [\d.]+s elapsed, no exit code yet` and two phrases; the sentence that
+/// joins them is **not known** and is our reconstruction.
+pub fn running_state_line(elapsed_secs: Option<f64>) -> String {
+    let secs = elapsed_secs.filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(0.0);
+    format!(
+        "⏳ still running — {secs:.1}s elapsed, no exit code yet. Launching was the task; the wake is your next input — pass peek: true only if you need the live log now."
+    )
+}
+
+/// The reply to a gated read (0.8.0): the state line and nothing of the log. The `details`
+/// beyond `running: true` are not known; we give the id and path.
+pub fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
+    let mut details = Map::new();
+    details.insert("id".into(), job.id.into());
+    details.insert("logPath".into(), job.path.into());
+    details.insert("running".into(), true.into());
+    Reply {
+        text: running_state_line(request.elapsed_secs),
+        is_error: false,
+        kind: ReadKind::Gated,
+        reset: None,
+        shown: Vec::new(),
+        counts: Counts::default(),
+        notes: Vec::new(),
+        details,
+        bytes_read: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_normalise_like_javascript() {
+        let l = Limits::default();
+        assert_eq!(normalize_lines(None, &l), 40.0);
+        assert_eq!(normalize_lines(Some(0.0), &l), 1.0);
+        assert_eq!(normalize_lines(Some(-5.0), &l), 1.0);
+        assert_eq!(normalize_lines(Some(3.9), &l), 3.0);
+        assert!(normalize_lines(Some(f64::NAN), &l).is_nan());
+        assert_eq!(normalize_lines(Some(f64::INFINITY), &l), f64::INFINITY);
+    }
+
+    #[test]
+    fn window_clamps_like_upstream() {
+        let l = Limits::default();
+        for bad in [None, Some(0.0), Some(-1.0), Some(f64::NAN), Some(f64::INFINITY)] {
+            assert_eq!(clamp_window(bad, &l), 2_097_152);
+        }
+        assert_eq!(clamp_window(Some(65536.0), &l), 65536);
+        assert_eq!(clamp_window(Some(65536.7), &l), 65536);
+        assert_eq!(clamp_window(Some(1e12), &l), l.view_max);
+        assert_eq!(clamp_window(Some(0.5), &l), 0);
+    }
+
+    #[test]
+    fn ids_are_checked_in_upstreams_order() {
+        assert_eq!(check_id("").unwrap_err().0, "bgtail: id is required");
+        assert_eq!(
+            check_id("a/b").unwrap_err().0,
+            "bgtail: invalid job id \"a/b\""
+        );
+        assert_eq!(
+            check_id("x\u{7}y").unwrap_err().0,
+            "bgtail: invalid job id \"x\\u0007y\""
+        );
+        assert!(check_id("..").is_err());
+        assert!(check_id("a\\b").is_err());
+        assert!(check_id(&"a".repeat(201)).is_err());
+        assert!(check_id(&"a".repeat(200)).is_ok());
+        assert!(check_id("job-1790602752-11625").is_ok());
+    }
+}

@@ -1,0 +1,296 @@
+//! The condenser: ANSI stripping, folding of repeated lines, the per-line cap, and the budget.
+//!
+//! Both engines build *emissions* the same way (reference §5 steps 1–3a); they differ only in
+//! which emissions the budget keeps: upstream walks oldest-first and stops at the first that
+//! does not fit ([`condense_oldest_first`]), the exact engine walks newest-first
+//! (`exact::render`). An emission is the unit of output and of coverage: a folded run is one
+//! emission standing for all of its source lines.
+
+use crate::js::{plural, truncate_utf16, utf16_len};
+use crate::limits::Limits;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// Which escape sequences are stripped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnsiFlavor {
+    /// Upstream's pattern exactly: CSI and a few ESC sequences; OSC (`ESC ] … BEL`) survives.
+    Upstream,
+    /// Upstream's pattern plus OSC sequences (hyperlinks, window titles), which upstream leaks.
+    Complete,
+}
+
+/// Upstream's pattern (reference §5 step 1). JavaScript's backtracking and the regex crate's
+/// leftmost-first semantics pick the same match for it.
+const UPSTREAM_ANSI: &str =
+    "[\u{1b}\u{9b}][\\[()#;?]*(?:[0-9]{1,4}(?:;[0-9]{0,4})*)?[0-9A-ORZcf-nq-uy=><]";
+/// OSC: `ESC ]` up to BEL or ST (`ESC \`), or to the end of the line when unterminated.
+const OSC: &str = "\u{1b}\\][^\u{07}\u{1b}]*(?:\u{07}|\u{1b}\\\\|$)";
+
+fn ansi_regex(flavor: AnsiFlavor) -> &'static Regex {
+    static UPSTREAM: OnceLock<Regex> = OnceLock::new();
+    static COMPLETE: OnceLock<Regex> = OnceLock::new();
+    match flavor {
+        AnsiFlavor::Upstream => {
+            UPSTREAM.get_or_init(|| Regex::new(UPSTREAM_ANSI).expect("valid ANSI pattern"))
+        }
+        AnsiFlavor::Complete => COMPLETE.get_or_init(|| {
+            Regex::new(&format!("{OSC}|{UPSTREAM_ANSI}")).expect("valid ANSI pattern")
+        }),
+    }
+}
+
+/// A line with its escape sequences removed, and how many were.
+pub fn strip_ansi(line: &str, flavor: AnsiFlavor) -> (String, usize) {
+    if !line.contains(['\u{1b}', '\u{9b}']) {
+        return (line.to_owned(), 0);
+    }
+    let re = ansi_regex(flavor);
+    let count = re.find_iter(line).count();
+    (re.replace_all(line, "").into_owned(), count)
+}
+
+/// One line of condensed output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Emission {
+    /// The text as printed (stripped, folded, capped).
+    pub text: String,
+    /// `text`'s length in UTF-16 code units.
+    pub units: usize,
+    /// Index of the first source line in the condenser's input.
+    pub first: usize,
+    /// How many source lines it stands for (more than one only for a fold).
+    pub count: usize,
+    /// Whether the per-line cap cut it.
+    pub line_capped: bool,
+    /// Escape sequences stripped from its source lines.
+    pub ansi_sequences: usize,
+}
+
+impl Emission {
+    /// What it costs against the budget: its length plus the joining newline.
+    pub fn cost(&self) -> usize {
+        self.units + 1
+    }
+}
+
+/// The emissions of an input, with the counters the notes report.
+#[derive(Clone, Debug, Default)]
+pub struct Emissions {
+    pub list: Vec<Emission>,
+    /// Input lines that held at least one escape sequence (what upstream's note counts).
+    pub lines_with_ansi: usize,
+    /// Escape sequences removed.
+    pub ansi_sequences: usize,
+    /// Runs that folded.
+    pub folded_runs: usize,
+}
+
+/// Builds the emissions of `lines` (reference §5 steps 1–3a), in input order.
+pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, flavor: AnsiFlavor) -> Emissions {
+    let mut out = Emissions::default();
+    let mut cleaned: Vec<String> = Vec::with_capacity(lines.len());
+    let mut sequences: Vec<usize> = Vec::with_capacity(lines.len());
+    for line in lines {
+        let (text, n) = strip_ansi(line.as_ref(), flavor);
+        if n > 0 {
+            out.lines_with_ansi += 1;
+            out.ansi_sequences += n;
+        }
+        cleaned.push(text);
+        sequences.push(n);
+    }
+    let mut i = 0;
+    while i < cleaned.len() {
+        let mut j = i + 1;
+        while j < cleaned.len() && cleaned[j] == cleaned[i] {
+            j += 1;
+        }
+        let run = j - i;
+        if run >= limits.fold_threshold {
+            out.folded_runs += 1;
+            let folded = format!("{}  [x{run}]", cleaned[i]);
+            let ansi = sequences[i..j].iter().sum();
+            out.list.push(capped_emission(folded, i, run, ansi, limits));
+        } else {
+            for k in i..j {
+                out.list
+                    .push(capped_emission(cleaned[k].clone(), k, 1, sequences[k], limits));
+            }
+        }
+        i = j;
+    }
+    out
+}
+
+fn capped_emission(
+    text: String,
+    first: usize,
+    count: usize,
+    ansi_sequences: usize,
+    limits: &Limits,
+) -> Emission {
+    let units = utf16_len(&text);
+    if units > limits.line_cap {
+        let mut cut = truncate_utf16(&text, limits.line_cap);
+        cut.push_str(&format!(" …[+{} chars]", units - limits.line_cap));
+        Emission {
+            units: utf16_len(&cut),
+            text: cut,
+            first,
+            count,
+            line_capped: true,
+            ansi_sequences,
+        }
+    } else {
+        Emission {
+            text,
+            units,
+            first,
+            count,
+            line_capped: false,
+            ansi_sequences,
+        }
+    }
+}
+
+/// Upstream's condenser output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OldestFirst {
+    pub body: String,
+    /// Notes in upstream's order, without the surrounding parentheses.
+    pub notes: Vec<String>,
+    /// How many input lines the kept emissions stand for: always a prefix of the input.
+    pub lines_rendered: usize,
+    /// How many emissions were kept.
+    pub emissions_kept: usize,
+    /// Whether the budget stopped the walk.
+    pub budget_hit: bool,
+}
+
+/// Upstream's `condenseLogLines` (reference §5): keeps the **oldest** emissions that fit.
+pub fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> OldestFirst {
+    let emissions = build_emissions(lines, limits, AnsiFlavor::Upstream);
+    let mut total = 0usize;
+    let mut kept: Vec<&str> = Vec::new();
+    let mut lines_rendered = 0;
+    let mut line_capped = 0usize;
+    let mut budget_hit = false;
+    for e in &emissions.list {
+        // Upstream counts a capped line before it checks the budget, so the emission that
+        // stops the walk is counted too.
+        if e.line_capped {
+            line_capped += 1;
+        }
+        total += e.cost();
+        if total > limits.text_budget {
+            budget_hit = true;
+            break;
+        }
+        kept.push(&e.text);
+        lines_rendered += e.count;
+    }
+    let mut notes = Vec::new();
+    if budget_hit {
+        notes.push(format!(
+            "output capped at {} chars — {} raw lines total; raise `lines`, use `raw: true`, or read the log path directly for whole-log analysis",
+            limits.text_budget,
+            lines.len()
+        ));
+    }
+    notes.extend(common_notes(
+        emissions.lines_with_ansi,
+        emissions.folded_runs,
+        line_capped,
+        limits,
+    ));
+    OldestFirst {
+        body: kept.join("\n"),
+        notes,
+        lines_rendered,
+        emissions_kept: kept.len(),
+        budget_hit,
+    }
+}
+
+/// The notes both engines share, in upstream's order: escapes, folds, capped lines.
+pub fn common_notes(ansi: usize, folds: usize, capped: usize, limits: &Limits) -> Vec<String> {
+    let mut notes = Vec::new();
+    if ansi > 0 {
+        notes.push(format!(
+            "{ansi} ANSI escape {} stripped",
+            plural(ansi as u64, "sequence", "sequences")
+        ));
+    }
+    if folds > 0 {
+        notes.push(format!(
+            "{folds} repeated-line {} collapsed",
+            plural(folds as u64, "run", "runs")
+        ));
+    }
+    if capped > 0 {
+        notes.push(format!(
+            "{capped} long {} truncated to {} chars",
+            plural(capped as u64, "line", "lines"),
+            limits.line_cap
+        ));
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn l() -> Limits {
+        Limits::default()
+    }
+
+    #[test]
+    fn upstream_pattern_strips_sgr_and_keeps_osc() {
+        assert_eq!(
+            strip_ansi("\u{1b}[32mOK\u{1b}[0m green", AnsiFlavor::Upstream),
+            ("OK green".into(), 2)
+        );
+        let osc = "\u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}";
+        let (kept, n) = strip_ansi(osc, AnsiFlavor::Upstream);
+        assert_eq!((kept.as_str(), n), (osc, 0));
+        assert_eq!(strip_ansi(osc, AnsiFlavor::Complete), ("link".into(), 2));
+        assert_eq!(
+            strip_ansi("a\u{1b}[2Kb", AnsiFlavor::Upstream),
+            ("ab".into(), 1)
+        );
+        // Backtracking picks the fifth digit as the final character, leaving the `m`.
+        assert_eq!(
+            strip_ansi("\u{1b}[12345m", AnsiFlavor::Upstream),
+            ("m".into(), 1)
+        );
+    }
+
+    #[test]
+    fn a_pair_stays_and_a_run_of_three_folds() {
+        let out = condense_oldest_first(&["dup", "dup", "spinner", "spinner", "spinner", "done"], &l());
+        assert_eq!(out.body, "dup\ndup\nspinner  [x3]\ndone");
+        assert_eq!(out.notes, vec!["1 repeated-line run collapsed"]);
+        assert_eq!(out.lines_rendered, 6);
+    }
+
+    #[test]
+    fn the_cap_keeps_the_oldest_prefix_and_counts_the_selection() {
+        let lines: Vec<String> = (0..200).map(|i| format!("{i:03}{}", "x".repeat(504))).collect();
+        let out = condense_oldest_first(&lines, &l());
+        // 508 units each: 15 × 508 = 7,620 ≤ 8,000 < 16 × 508.
+        assert_eq!(out.emissions_kept, 15);
+        assert!(out.body.starts_with("000"));
+        assert!(out.notes[0].starts_with("output capped at 8000 chars — 200 raw lines total"));
+        assert!(out.body.len() < 8000);
+    }
+
+    #[test]
+    fn a_long_line_is_cut_at_the_cap_with_its_overflow() {
+        let long = "x".repeat(5000);
+        let out = condense_oldest_first(&[long.as_str()], &l());
+        assert_eq!(out.body, format!("{} …[+3000 chars]", "x".repeat(2000)));
+        assert_eq!(out.notes, vec!["1 long line truncated to 2000 chars"]);
+    }
+}

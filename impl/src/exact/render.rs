@@ -1,0 +1,457 @@
+//! What the exact engine shows for one read, and the coverage that results.
+
+use super::{Coverage, Scan};
+use crate::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
+use crate::condense::{build_emissions, common_notes, AnsiFlavor, Emission};
+use crate::js::{format_bytes, group_thousands, plural};
+use crate::limits::Limits;
+use serde_json::{Map, Value};
+
+/// Where a read starts from: the bookmark's memory, or a fresh one.
+pub(crate) struct Start {
+    pub generation: u64,
+    pub coverage: Coverage,
+    /// The bookmark's `settled_end` when continuing a generation; `None` on a first read or
+    /// a new generation.
+    pub settled_before: Option<u64>,
+    pub reset: Option<ResetReason>,
+}
+
+pub(crate) struct Outcome {
+    pub reply: Reply,
+    pub coverage: Coverage,
+}
+
+/// An emission of the candidates, with the run of adjacent candidates it came from.
+struct Item {
+    run: usize,
+    emission: Emission,
+}
+
+/// A run of candidates that are adjacent in the view: view indices `first..=last`.
+struct Run {
+    lines: Vec<usize>,
+}
+
+pub(crate) fn respond(
+    limits: &Limits,
+    job: Job<'_>,
+    request: &Request,
+    lines: usize,
+    window: u64,
+    scan: &Scan,
+    start: Start,
+) -> Outcome {
+    let view = &scan.view;
+    let covered_before = |i: usize| {
+        let l = &view.lines[i];
+        start.coverage.covers(view.offset(l), view.end_offset(l))
+    };
+    let window_lines = scan.window_start..scan.complete;
+
+    // Which complete lines the text carries, and the text itself.
+    let mut shown_complete: Vec<usize>;
+    let partial_shown: bool;
+    let mut notes: Vec<String> = Vec::new();
+    let mut left_out = 0u64;
+    let selected: u64;
+    let body: Option<String>;
+    if request.raw {
+        shown_complete = window_lines.clone().collect();
+        partial_shown = scan.partial.is_some();
+        selected = shown_complete.len() as u64;
+        let texts: Vec<String> = shown_complete
+            .iter()
+            .chain(scan.partial.iter())
+            .map(|&i| view.text(&view.lines[i]).into_owned())
+            .collect();
+        body = Some(if texts.is_empty() {
+            "(empty log)".to_owned()
+        } else {
+            texts.join("\n")
+        });
+    } else {
+        let candidates: Vec<usize> = window_lines.clone().filter(|&i| !covered_before(i)).collect();
+        selected = candidates.len() as u64;
+        if candidates.is_empty() && scan.partial.is_none() {
+            shown_complete = Vec::new();
+            partial_shown = false;
+            body = None;
+        } else {
+            let condensed = condense_newest_first(limits, scan, &candidates);
+            shown_complete = condensed.shown;
+            partial_shown = condensed.partial_shown;
+            left_out = selected - shown_complete.len() as u64;
+            if left_out > 0 {
+                let again = if lines == usize::MAX {
+                    "the same `lines`".to_owned()
+                } else {
+                    format!("lines: {lines}")
+                };
+                notes.push(format!(
+                    "{left_out} older {} left out by the {}-char budget — the next read with {again} returns them",
+                    plural(left_out, "line", "lines"),
+                    limits.text_budget
+                ));
+            }
+            notes.extend(condensed.notes);
+            body = Some(condensed.body);
+        }
+    }
+    shown_complete.sort_unstable();
+
+    // Coverage gains exactly the shown complete lines; runs are rebuilt over the window, where
+    // every shown line lies, so that lines already covered join the new ones.
+    let mut coverage = start.coverage.clone();
+    if let Some(first) = window_lines.clone().next() {
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        let mut run_open = false;
+        for i in window_lines.clone() {
+            let l = &view.lines[i];
+            if covered_before(i) || shown_complete.binary_search(&i).is_ok() {
+                if run_open {
+                    runs.last_mut().expect("an open run").1 = view.end_offset(l);
+                } else {
+                    runs.push((view.offset(l), view.end_offset(l)));
+                    run_open = true;
+                }
+            } else {
+                run_open = false;
+            }
+        }
+        coverage.rebuild_from(view.offset(&view.lines[first]), &runs);
+    }
+    let forgotten = coverage.forget_oldest(limits.coverage_ranges_max) as u64;
+
+    let covered_after = |i: usize| {
+        let l = &view.lines[i];
+        coverage.covers(view.offset(l), view.end_offset(l))
+    };
+    let oldest_unseen_above = (0..scan.window_start).find(|&i| !covered_after(i));
+    let unseen_above = (0..scan.window_start).filter(|&i| !covered_after(i)).count() as u64;
+    let reach = oldest_unseen_above.map(|i| scan.complete - i);
+
+    let new_line = |i: usize| {
+        start
+            .settled_before
+            .is_some_and(|settled| view.offset(&view.lines[i]) >= settled)
+    };
+    let new_lines = (0..scan.complete).filter(|&i| new_line(i)).count() as u64;
+    let new_shown = shown_complete.iter().filter(|&&i| new_line(i)).count() as u64;
+    let continuing = start.settled_before.is_some();
+    let earlier_shown = if continuing {
+        shown_complete.len() as u64 - new_shown
+    } else {
+        0
+    };
+    let total = scan.complete as u64;
+    let log_words = if scan.origin == 0 && !view.line_bound_hit {
+        format!("log at {total} {}", plural(total, "line", "lines"))
+    } else {
+        format!("{total} {} in view", plural(total, "line", "lines"))
+    };
+
+    if forgotten > 0 {
+        notes.push(format!(
+            "bookmark full: forgot the {forgotten} oldest shown {} — their lines may be shown again",
+            plural(forgotten, "range", "ranges")
+        ));
+    }
+    if unseen_above > 0 && body.is_some() && !request.raw {
+        notes.push(format!(
+            "{unseen_above} earlier {} above this window never shown — lines: {} reaches them",
+            plural(unseen_above, "line", "lines"),
+            reach.unwrap_or(0)
+        ));
+    }
+    if partial_shown && !request.raw {
+        notes.push("the last line is still being written; it is shown again once complete".into());
+    }
+
+    let reset_words = start.reset.map(reset_words);
+    let first_read = !continuing && start.reset.is_none();
+    let mut text = String::new();
+    match (&body, request.raw) {
+        (Some(body), true) => {
+            text.push_str(body);
+            if let Some(words) = reset_words {
+                notes.insert(0, format!("{words}, so the bookmark started over"));
+            }
+        }
+        (Some(body), false) => {
+            let n = shown_complete.len() as u64;
+            let mut what: Vec<String> = Vec::new();
+            if continuing {
+                if new_shown > 0 {
+                    what.push(format!("+{new_shown} new {}", plural(new_shown, "line", "lines")));
+                }
+                if earlier_shown > 0 {
+                    what.push(format!(
+                        "{earlier_shown} earlier {} not shown before",
+                        plural(earlier_shown, "line", "lines")
+                    ));
+                }
+            } else if n > 0 || !partial_shown {
+                what.push(format!("{n} {}", plural(n, "line", "lines")));
+            }
+            if partial_shown {
+                what.push("a partial line".into());
+            }
+            let prefix = match reset_words {
+                Some(words) => format!("{words}, so the bookmark starts over: "),
+                None if first_read => "first read: ".to_owned(),
+                None => String::new(),
+            };
+            text.push_str(&format!("{prefix}{} — {log_words}\n{body}", what.join(", ")));
+        }
+        (None, _) => {
+            let prefix = match reset_words {
+                Some(words) => format!("{words}, so the bookmark starts over: "),
+                None if first_read => "first read: ".to_owned(),
+                None => String::new(),
+            };
+            let above = match (unseen_above, reach) {
+                (u, Some(r)) if u > 0 => format!(
+                    "; {u} earlier {} never shown — lines: {r} reaches them",
+                    plural(u, "line", "lines")
+                ),
+                _ => String::new(),
+            };
+            if total == 0 {
+                text.push_str(&format!("{prefix}(empty log — {log_words})"));
+            } else {
+                text.push_str(&format!("{prefix}(no new lines — {log_words}{above})"));
+            }
+        }
+    }
+    if !notes.is_empty() {
+        text.push_str(&format!("\n\n({})", notes.join("; ")));
+    }
+    let truncated_at = view.truncated_at();
+    if let Some(cap) = truncated_at {
+        text.push_str(&format!(
+            "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
+            format_bytes(cap)
+        ));
+    }
+    if scan.origin > 0 {
+        text.push_str(&format!(
+            "\n\n(view: the last {} of {} — earlier lines are not counted; pass a larger `bytes` (max {}) to reach them)",
+            format_bytes(window),
+            format_bytes(view.size),
+            format_bytes(limits.view_max)
+        ));
+    }
+    if view.line_bound_hit {
+        text.push_str(&format!(
+            "\n\n(only the last {} lines of the view were scanned)",
+            group_thousands(limits.scan_lines_max as u64)
+        ));
+    }
+
+    let mut shown: Vec<ShownLine> = shown_complete
+        .iter()
+        .map(|&i| shown_line(scan, i, start.generation, false))
+        .collect();
+    if partial_shown {
+        shown.push(shown_line(
+            scan,
+            scan.partial.expect("a partial line"),
+            start.generation,
+            true,
+        ));
+    }
+    let counts = Counts {
+        total_lines: total,
+        new_lines,
+        selected,
+        shown: shown_complete.len() as u64,
+        new_shown,
+        earlier_shown,
+        left_out,
+        unseen_above,
+        forgotten_ranges: forgotten,
+        partial_shown,
+    };
+    let kind = if request.raw {
+        ReadKind::Raw
+    } else if !continuing {
+        ReadKind::First
+    } else if body.is_some() {
+        ReadKind::Delta
+    } else {
+        ReadKind::NothingNew
+    };
+    let details = details(job, request, window, &counts, &notes, truncated_at);
+    Outcome {
+        reply: Reply {
+            text,
+            is_error: false,
+            kind,
+            reset: start.reset,
+            shown,
+            counts,
+            notes,
+            details,
+            bytes_read: 0,
+        },
+        coverage,
+    }
+}
+
+fn shown_line(scan: &Scan, index: usize, generation: u64, partial: bool) -> ShownLine {
+    let l = &scan.view.lines[index];
+    ShownLine {
+        generation,
+        offset: scan.view.offset(l),
+        end: scan.view.end_offset(l),
+        view_line: index as u64 + 1,
+        partial,
+    }
+}
+
+fn details(
+    job: Job<'_>,
+    request: &Request,
+    window: u64,
+    counts: &Counts,
+    notes: &[String],
+    truncated_at: Option<u64>,
+) -> Map<String, Value> {
+    let mut d = Map::new();
+    d.insert("id".into(), job.id.into());
+    d.insert(
+        "linesShown".into(),
+        (counts.shown + u64::from(counts.partial_shown)).into(),
+    );
+    d.insert("logPath".into(), job.path.into());
+    d.insert("notFound".into(), false.into());
+    d.insert("condensed".into(), (!request.raw).into());
+    d.insert("newLines".into(), counts.new_lines.into());
+    d.insert("earlierLines".into(), counts.earlier_shown.into());
+    d.insert("totalLines".into(), counts.total_lines.into());
+    d.insert("leftOut".into(), counts.left_out.into());
+    d.insert("unseenAbove".into(), counts.unseen_above.into());
+    if !notes.is_empty() {
+        d.insert(
+            "notes".into(),
+            Value::Array(notes.iter().cloned().map(Value::from).collect()),
+        );
+    }
+    d.insert("windowBytes".into(), window.into());
+    if let Some(cap) = truncated_at {
+        d.insert("truncatedAtBytes".into(), cap.into());
+    }
+    d
+}
+
+fn reset_words(reason: ResetReason) -> &'static str {
+    match reason {
+        ResetReason::PathChanged => "the id now resolves to another log path",
+        ResetReason::Shrank => "the log shrank since the last read",
+        ResetReason::Replaced | ResetReason::FileReplaced => {
+            "another file now sits at the log path"
+        }
+        ResetReason::Rewritten => "the log was rewritten (its first bytes changed)",
+        ResetReason::WindowChanged => "the view changed",
+    }
+}
+
+struct Condensed {
+    body: String,
+    /// View indices of the complete lines the body carries.
+    shown: Vec<usize>,
+    partial_shown: bool,
+    notes: Vec<String>,
+}
+
+/// Condenses the candidates (plus the partial line) and keeps the newest emissions that fit
+/// the budget, with a marker between runs that are not adjacent in the view.
+///
+/// Budget: Σ(emission or marker length + 1) ≤ `text_budget`, as upstream counts, so the body
+/// (joined by `\n`) is at most `text_budget − 1` units. The newest emission always fits
+/// (`Limits::validate`), which is what makes every read make progress.
+fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> Condensed {
+    let view = &scan.view;
+    let mut runs: Vec<Run> = Vec::new();
+    for &i in candidates {
+        match runs.last_mut() {
+            Some(run) if run.lines.last() == Some(&(i - 1)) => run.lines.push(i),
+            _ => runs.push(Run { lines: vec![i] }),
+        }
+    }
+    // The partial line is its own run: it never folds with the complete lines before it.
+    if let Some(p) = scan.partial {
+        runs.push(Run { lines: vec![p] });
+    }
+    let mut items: Vec<Item> = Vec::new();
+    for (r, run) in runs.iter().enumerate() {
+        let texts: Vec<String> = run
+            .lines
+            .iter()
+            .map(|&i| view.text(&view.lines[i]).replace('\0', "\u{2400}"))
+            .collect();
+        for emission in build_emissions(&texts, limits, AnsiFlavor::Complete).list {
+            items.push(Item { run: r, emission });
+        }
+    }
+    let gap_between = |older: usize, newer: usize| -> usize {
+        runs[newer].lines[0] - runs[older].lines.last().expect("a run has lines") - 1
+    };
+
+    // Walk newest → oldest; stop at the first emission that does not fit.
+    let mut total = 0usize;
+    let mut kept_from = items.len();
+    let mut last_run: Option<usize> = None;
+    for (idx, item) in items.iter().enumerate().rev() {
+        let mut cost = item.emission.cost();
+        if let Some(newer) = last_run.filter(|&r| r != item.run) {
+            let gap = gap_between(item.run, newer);
+            if gap > 0 {
+                cost += marker(gap).chars().map(char::len_utf16).sum::<usize>() + 1;
+            }
+        }
+        if total + cost > limits.text_budget {
+            break;
+        }
+        total += cost;
+        kept_from = idx;
+        last_run = Some(item.run);
+    }
+
+    let kept = &items[kept_from..];
+    let mut out: Vec<String> = Vec::with_capacity(kept.len() + runs.len());
+    let mut shown = Vec::new();
+    let mut partial_shown = false;
+    let (mut ansi, mut folds, mut capped) = (0, 0, 0);
+    for (k, item) in kept.iter().enumerate() {
+        if k > 0 && kept[k - 1].run != item.run {
+            let gap = gap_between(kept[k - 1].run, item.run);
+            if gap > 0 {
+                out.push(marker(gap));
+            }
+        }
+        out.push(item.emission.text.clone());
+        let run = &runs[item.run];
+        for &i in &run.lines[item.emission.first..item.emission.first + item.emission.count] {
+            if Some(i) == scan.partial {
+                partial_shown = true;
+            } else {
+                shown.push(i);
+            }
+        }
+        ansi += item.emission.ansi_sequences;
+        folds += usize::from(item.emission.count > 1);
+        capped += usize::from(item.emission.line_capped);
+    }
+    Condensed {
+        body: out.join("\n"),
+        shown,
+        partial_shown,
+        notes: common_notes(ansi, folds, capped, limits),
+    }
+}
+
+fn marker(gap: usize) -> String {
+    format!("… {gap} {} already shown …", plural(gap as u64, "line", "lines"))
+}

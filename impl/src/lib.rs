@@ -1,0 +1,26 @@
+//! Reference engines for `bgtail`, the tool coding agents use to read a background job's log
+//! in small, condensed pieces.
+//!
+//! - [`shipped::ShippedEngine`] reproduces pi-bgrun 0.7.1 byte for byte, including the two
+//!   defects of its issue #28 (a widening repeats lines; the condenser's cap hides the newest
+//!   lines for good).
+//! - [`exact::ExactEngine`] keeps the contract of `design/exact-engine.md`: coverage is what the
+//!   caller was really shown, so nothing is lost and nothing still covered is sent again.
+//!
+//! Both are pure: all they remember is their [`Engine::State`], and they see a log only
+//! through [`source::LogSource`]. Files, the command line and the model live elsewhere.
+
+pub mod api;
+pub mod condense;
+pub mod exact;
+pub mod js;
+pub mod limits;
+pub mod pi_session;
+pub mod shipped;
+pub mod source;
+pub mod view;
+
+pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
+pub use exact::{ExactEngine, ExactState};
+pub use limits::Limits;
+pub use shipped::{ShippedEngine, ShippedState};

@@ -1,0 +1,126 @@
+//! Every size limit of both engines, in one value.
+//!
+//! The defaults are upstream's numbers (reference §2.5). The model checker scales them down so
+//! that a handful of short lines reaches the budget, the per-line cap and coverage overflow.
+
+use serde::{Deserialize, Serialize};
+
+/// Limits shared by both engines. Lengths of text are UTF-16 code units, as upstream counts.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Limits {
+    /// Condensed body budget (upstream `TOTAL_CAP`): Σ(emission length + 1) may not exceed it.
+    pub text_budget: usize,
+    /// Per-line cap after ANSI stripping (upstream `LINE_CAP`).
+    pub line_cap: usize,
+    /// Runs of at least this many equal lines fold into one emission.
+    pub fold_threshold: usize,
+    /// `lines` when the request gives none.
+    pub default_lines: u64,
+    /// The view (`bytes`) when the request gives none (upstream `LOG_READ_BYTES`).
+    pub view_default: u64,
+    /// The largest view a request may ask for (upstream `readWindowMax`: ceiling + 4,096).
+    pub view_max: u64,
+    /// How many lines of a view are scanned at most (upstream `LOG_SCAN_LINES_MAX`).
+    pub scan_lines_max: usize,
+    /// How many job ids keep a bookmark (upstream `TAIL_BOOKMARK_CAP`).
+    pub bookmark_capacity: usize,
+    /// How many disjoint ranges the exact engine's coverage keeps before forgetting the oldest.
+    pub coverage_ranges_max: usize,
+    /// UTF-16 units of the first content line kept as the shipped engine's fingerprint.
+    pub first_line_units: usize,
+    /// Bytes at the head of the log the exact engine compares to detect a rewrite.
+    pub head_probe_bytes: u64,
+}
+
+/// Upstream's log ceiling (`DEFAULT_MAX_LOG_BYTES`).
+pub const DEFAULT_MAX_LOG_BYTES: u64 = 67_108_864;
+/// Added to the ceiling for the largest view (`WRAPPER_OVERHEAD_BYTES`).
+pub const WRAPPER_OVERHEAD_BYTES: u64 = 4_096;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            text_budget: 8_000,
+            line_cap: 2_000,
+            fold_threshold: 3,
+            default_lines: 40,
+            view_default: 2_097_152,
+            view_max: DEFAULT_MAX_LOG_BYTES + WRAPPER_OVERHEAD_BYTES,
+            scan_lines_max: 500_000,
+            bookmark_capacity: 1_000,
+            coverage_ranges_max: 64,
+            first_line_units: 200,
+            head_probe_bytes: 4_096,
+        }
+    }
+}
+
+/// The longest suffix the per-line cap adds: ` …[+N chars]` with N up to 20 digits.
+const CAP_SUFFIX_MAX_UNITS: usize = " …[+".len() + 20 + " chars]".len();
+
+impl Limits {
+    /// The view limit for a configured log ceiling, as upstream computes `readWindowMax`.
+    pub fn with_log_ceiling(mut self, max_log_bytes: u64) -> Self {
+        let ceiling = if max_log_bytes > 0 {
+            max_log_bytes
+        } else {
+            DEFAULT_MAX_LOG_BYTES
+        };
+        self.view_max = ceiling.saturating_add(WRAPPER_OVERHEAD_BYTES);
+        self
+    }
+
+    /// Checks the relations the exact engine's guarantees rest on.
+    ///
+    /// The budget must hold the longest possible emission (a capped line with its suffix) and
+    /// its newline, or "progress" (the newest unseen line is always delivered) could not hold.
+    pub fn validate(&self) -> Result<(), String> {
+        let longest_emission = self.line_cap + CAP_SUFFIX_MAX_UNITS;
+        if self.text_budget < longest_emission + 1 {
+            return Err(format!(
+                "text_budget {} cannot hold one capped line ({} units + newline); raise it or lower line_cap",
+                self.text_budget, longest_emission
+            ));
+        }
+        if self.fold_threshold < 2 {
+            return Err("fold_threshold must be at least 2".into());
+        }
+        if self.default_lines == 0 || self.scan_lines_max == 0 {
+            return Err("default_lines and scan_lines_max must be positive".into());
+        }
+        if self.bookmark_capacity == 0 || self.coverage_ranges_max == 0 {
+            return Err("bookmark_capacity and coverage_ranges_max must be positive".into());
+        }
+        if self.view_default == 0 || self.view_max < self.view_default {
+            return Err("view_default must be positive and at most view_max".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_upstreams_and_valid() {
+        let l = Limits::default();
+        assert_eq!(l.view_max, 67_112_960);
+        l.validate().unwrap();
+        assert_eq!(
+            Limits::default().with_log_ceiling(1024).view_max,
+            1024 + 4096
+        );
+        assert_eq!(Limits::default().with_log_ceiling(0).view_max, 67_112_960);
+    }
+
+    #[test]
+    fn a_budget_smaller_than_one_capped_line_is_refused() {
+        let l = Limits {
+            text_budget: 100,
+            line_cap: 90,
+            ..Limits::default()
+        };
+        assert!(l.validate().is_err());
+    }
+}

@@ -1,0 +1,440 @@
+//! The shipped engine: pi-bgrun 0.7.1's `bgtail`, byte for byte, bugs included.
+//!
+//! Section numbers (§) refer to `shared/reference/pi-bgrun-0.7.1-bgtail.md`. The two defects of
+//! issue #28 live here on purpose: coverage is one number (`served`, the trailing run believed
+//! shown), and the bookmark is written before the condenser, which keeps the *oldest* lines that
+//! fit its budget — so a capped read marks lines as read that the agent never saw.
+
+use crate::api::{
+    check_id, clamp_window, error_reply, gated_reply, normalize_lines, running_state_line,
+    Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine,
+};
+use crate::condense::condense_oldest_first;
+use crate::js::{format_bytes, group_thousands, plural, truncate_utf16};
+use crate::limits::Limits;
+use crate::source::{read_span, LogSource};
+use crate::view::View;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One id's bookmark (§3).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShippedBookmark {
+    /// Content lines of the view at the last read.
+    pub lines: u64,
+    /// The file's size at the last read.
+    pub bytes: u64,
+    /// The view's first content line, cut to 200 UTF-16 units.
+    pub first: String,
+    /// The view size used.
+    pub window: u64,
+    pub path: String,
+    /// Length of the trailing run of content lines believed shown.
+    pub served: u64,
+}
+
+/// All bookmarks, in insertion order (JavaScript `Map`): eviction removes the first inserted,
+/// and re-setting a key does not move it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ShippedState {
+    pub bookmarks: Vec<(String, ShippedBookmark)>,
+}
+
+impl ShippedState {
+    pub fn get(&self, id: &str) -> Option<&ShippedBookmark> {
+        self.bookmarks.iter().find(|(k, _)| k == id).map(|(_, b)| b)
+    }
+
+    fn set(&mut self, id: &str, bookmark: ShippedBookmark, capacity: usize) {
+        if let Some(slot) = self.bookmarks.iter_mut().find(|(k, _)| k == id) {
+            slot.1 = bookmark;
+            return;
+        }
+        self.bookmarks.push((id.to_owned(), bookmark));
+        if self.bookmarks.len() > capacity && self.bookmarks[0].0 != id {
+            self.bookmarks.remove(0);
+        }
+    }
+}
+
+/// Upstream 0.7.1, optionally with 0.8.0's running-job gate.
+#[derive(Clone, Debug, Default)]
+pub struct ShippedEngine {
+    pub limits: Limits,
+    /// 0.8.0: a read of a running job without `peek` returns the state line only.
+    pub running_gate: bool,
+}
+
+impl ShippedEngine {
+    pub fn new(limits: Limits) -> Self {
+        ShippedEngine {
+            limits,
+            running_gate: false,
+        }
+    }
+
+    /// Upstream 0.8.0: 0.7.1 plus the running-job gate (§4.1).
+    pub fn v080(limits: Limits) -> Self {
+        ShippedEngine {
+            limits,
+            running_gate: true,
+        }
+    }
+}
+
+/// Which row of the decision table (§4) a read takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Row {
+    First,
+    Raw,
+    Reset(ResetReason),
+    Delta { clipped: bool },
+    NoNew,
+    Widened,
+}
+
+impl Engine for ShippedEngine {
+    type State = ShippedState;
+
+    fn name(&self) -> &'static str {
+        "shipped"
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn read(
+        &self,
+        state: &mut ShippedState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+    ) -> Result<Reply, Rejected> {
+        // Order of §9: lines, id required, window, id valid, then the read.
+        let lines = normalize_lines(request.lines, &self.limits);
+        let window = clamp_window(request.bytes, &self.limits);
+        check_id(job.id)?;
+        let gated = self.running_gate && request.running;
+        if gated && !request.peek {
+            // Nothing was shown, so the bookmark is left alone (§4.1, recommended).
+            return Ok(gated_reply(job, request));
+        }
+        let mut reply = self.read_log(state, job, log, request, lines, window);
+        if gated && !reply.is_error {
+            reply.text = format!("{}\n\n{}", running_state_line(request.elapsed_secs), reply.text);
+            reply.details.insert("running".into(), true.into());
+        }
+        Ok(reply)
+    }
+}
+
+impl ShippedEngine {
+    fn read_log(
+        &self,
+        state: &mut ShippedState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+        lines: f64,
+        window: u64,
+    ) -> Reply {
+        let stat = match log.stat() {
+            Ok(s) => s,
+            Err(e) => return error_reply(job, &e),
+        };
+        let size = stat.size;
+        let mut bytes_read = 0;
+        let len = size.min(window);
+        let buf = if size == 0 {
+            Vec::new()
+        } else {
+            match read_span(log, size - len, len, &mut bytes_read) {
+                Ok(b) => b,
+                Err(e) => return error_reply(job, &e),
+            }
+        };
+        let view = View::scan(size - len, size, buf, self.limits.scan_lines_max);
+        let total = view.lines.len() as u64;
+        let first = view
+            .lines
+            .first()
+            .map(|l| truncate_utf16(&view.text(l), self.limits.first_line_units))
+            .unwrap_or_default();
+
+        let prev = state.get(job.id).cloned();
+        let reset = reset_reason(prev.as_ref(), job.path, window, total, size, &first);
+        let row = choose_row(prev.as_ref(), reset, request.raw, lines, total);
+
+        // The selection, as a range of indices into the view's content lines.
+        let t = total as usize;
+        let last_n = |n: f64| -> usize { t - slice_len(t, n) };
+        let (selection, served) = match row {
+            Row::First | Row::Raw | Row::Reset(_) => {
+                let start = last_n(lines);
+                (start..t, (t - start) as u64)
+            }
+            Row::Delta { clipped } => {
+                let p = prev.as_ref().expect("a delta has a bookmark");
+                let fresh = t - p.lines as usize;
+                if clipped {
+                    (last_n(lines)..t, lines as u64)
+                } else {
+                    (t - fresh..t, (p.served + fresh as u64).min(total))
+                }
+            }
+            Row::NoNew => (t..t, prev.as_ref().map_or(0, |p| p.served)),
+            Row::Widened => {
+                let p = prev.as_ref().expect("a widening has a bookmark");
+                let start = (total as f64 - lines).max(0.0) as usize;
+                (start..t - p.served as usize, lines.min(total as f64) as u64)
+            }
+        };
+        // The bookmark is written before condensing (§9): the condenser cannot influence it.
+        state.set(
+            job.id,
+            ShippedBookmark {
+                lines: total,
+                bytes: size,
+                first,
+                window,
+                path: job.path.to_owned(),
+                served,
+            },
+            self.limits.bookmark_capacity,
+        );
+
+        let selected: Vec<String> = view.lines[selection.clone()]
+            .iter()
+            .map(|l| view.text(l).into_owned())
+            .collect();
+        let (body, notes, rendered) = if row == Row::Raw {
+            (selected.join("\n"), Vec::new(), selected.len())
+        } else {
+            let c = condense_oldest_first(&selected, &self.limits);
+            (c.body, c.notes, c.lines_rendered)
+        };
+        let body = if selected.is_empty() {
+            "(empty log)".to_owned()
+        } else {
+            body
+        };
+
+        let fresh = match (row, &prev) {
+            (Row::Delta { .. }, Some(p)) => total - p.lines,
+            _ => 0,
+        };
+        let header = match row {
+            Row::First | Row::Raw => None,
+            Row::Reset(reason) => Some(format!("{} — showing full tail", reset_words(reason))),
+            Row::Delta { clipped } => Some(format!(
+                "+{fresh} new {} since last read — log at {total} lines{}",
+                plural(fresh, "line", "lines"),
+                if clipped {
+                    format!(" (showing last {})", lines as u64)
+                } else {
+                    String::new()
+                }
+            )),
+            Row::NoNew => None,
+            Row::Widened => Some(format!(
+                "no new lines since last read — showing the {k} earlier {} of the widened window (now the last {wt} of {total})",
+                plural(selected.len() as u64, "line", "lines"),
+                k = selected.len(),
+                wt = served
+            )),
+        };
+
+        let truncated_at = view.truncated_at();
+        let mut tail = String::new();
+        if let Some(cap) = truncated_at {
+            tail.push_str(&format!(
+                "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
+                format_bytes(cap)
+            ));
+        }
+        if size > window {
+            tail.push_str(&format!(
+                "\n\n(searched the last {} of {} — the earlier bytes were not searched; pass a larger `bytes` (max {}) or read the log path directly)",
+                format_bytes(window),
+                format_bytes(size),
+                format_bytes(self.limits.view_max)
+            ));
+        }
+        if view.line_bound_hit {
+            tail.push_str(&format!(
+                "\n\n(and only the last {} lines of that window were scanned)",
+                group_thousands(self.limits.scan_lines_max as u64)
+            ));
+        }
+
+        let text = if row == Row::NoNew {
+            format!(
+                "(no new lines since last read — log at {total} {}){tail}",
+                plural(total, "line", "lines")
+            )
+        } else {
+            let mut text = header.map(|h| h + "\n").unwrap_or_default();
+            text.push_str(&body);
+            if !notes.is_empty() {
+                text.push_str(&format!("\n\n({})", notes.join("; ")));
+            }
+            text.push_str(&tail);
+            text
+        };
+
+        let mut details = Map::new();
+        details.insert("id".into(), job.id.into());
+        details.insert("linesShown".into(), (selected.len() as u64).into());
+        details.insert("logPath".into(), job.path.into());
+        details.insert("notFound".into(), false.into());
+        details.insert("condensed".into(), (row != Row::Raw).into());
+        if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
+            details.insert("newLines".into(), fresh.into());
+            details.insert("totalLines".into(), total.into());
+        }
+        if row == Row::Widened {
+            details.insert("widened".into(), true.into());
+        } else if !notes.is_empty() {
+            details.insert(
+                "condenserNotes".into(),
+                Value::Array(notes.iter().cloned().map(Value::from).collect()),
+            );
+        }
+        details.insert("windowBytes".into(), window.into());
+        if let Some(cap) = truncated_at {
+            details.insert("truncatedAtBytes".into(), cap.into());
+        }
+
+        let generation = 0;
+        let shown: Vec<ShownLine> = view.lines[selection.clone()]
+            .iter()
+            .take(rendered)
+            .enumerate()
+            .map(|(i, l)| ShownLine {
+                generation,
+                offset: view.offset(l),
+                end: view.end_offset(l),
+                view_line: (selection.start + i + 1) as u64,
+                partial: false,
+            })
+            .collect();
+        let kind = match row {
+            Row::First => ReadKind::First,
+            Row::Raw => ReadKind::Raw,
+            Row::Reset(_) => ReadKind::First,
+            Row::Delta { clipped: false } => ReadKind::Delta,
+            Row::Delta { clipped: true } => ReadKind::DeltaClipped,
+            Row::NoNew => ReadKind::NothingNew,
+            Row::Widened => ReadKind::Widened,
+        };
+        Reply {
+            text,
+            is_error: false,
+            kind,
+            reset,
+            counts: Counts {
+                total_lines: total,
+                new_lines: fresh,
+                selected: selected.len() as u64,
+                shown: shown.len() as u64,
+                new_shown: if matches!(row, Row::Delta { .. }) {
+                    shown.len() as u64
+                } else {
+                    0
+                },
+                earlier_shown: if row == Row::Widened {
+                    shown.len() as u64
+                } else {
+                    0
+                },
+                left_out: (selected.len() - rendered) as u64,
+                ..Counts::default()
+            },
+            shown,
+            notes,
+            details,
+            bytes_read,
+        }
+    }
+}
+
+/// How many of `total` lines JavaScript's `slice(-n)` keeps: `min(n, total)`, all of them for
+/// NaN (`slice(NaN)` starts at 0) and for +Infinity.
+fn slice_len(total: usize, n: f64) -> usize {
+    if n.is_nan() || n >= total as f64 {
+        total
+    } else {
+        n as usize
+    }
+}
+
+/// The reset flags of §4, in header precedence (path, shrank, replaced, window).
+fn reset_reason(
+    prev: Option<&ShippedBookmark>,
+    path: &str,
+    window: u64,
+    total: u64,
+    size: u64,
+    first: &str,
+) -> Option<ResetReason> {
+    let p = prev?;
+    let path_changed = p.path != path;
+    let window_changed = !path_changed && p.window != window;
+    let replaced = !window_changed && p.lines > 0 && p.first != first;
+    let shrank = p.lines > total || p.bytes > size;
+    if path_changed {
+        Some(ResetReason::PathChanged)
+    } else if shrank {
+        Some(ResetReason::Shrank)
+    } else if replaced {
+        Some(ResetReason::Replaced)
+    } else if window_changed {
+        Some(ResetReason::WindowChanged)
+    } else {
+        None
+    }
+}
+
+/// The row of §4's table. Raw wins over everything, then a missing bookmark, then a reset;
+/// appended lines win over a widening.
+fn choose_row(
+    prev: Option<&ShippedBookmark>,
+    reset: Option<ResetReason>,
+    raw: bool,
+    lines: f64,
+    total: u64,
+) -> Row {
+    if raw {
+        return Row::Raw;
+    }
+    let Some(p) = prev else {
+        return Row::First;
+    };
+    if let Some(reason) = reset {
+        return Row::Reset(reason);
+    }
+    let fresh = total - p.lines;
+    if fresh > 0 {
+        Row::Delta {
+            clipped: (fresh as f64) > lines,
+        }
+    } else if lines > p.served as f64 && total > p.served {
+        Row::Widened
+    } else {
+        Row::NoNew
+    }
+}
+
+fn reset_words(reason: ResetReason) -> &'static str {
+    match reason {
+        ResetReason::PathChanged => {
+            "log path changed since last read (the id now resolves elsewhere)"
+        }
+        ResetReason::Shrank => "log shrank since last read",
+        ResetReason::Replaced => "log was replaced since last read",
+        ResetReason::WindowChanged => "search window changed since last read",
+        // The exact engine's reasons never arise here.
+        ResetReason::FileReplaced | ResetReason::Rewritten => "log was replaced since last read",
+    }
+}

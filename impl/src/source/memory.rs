@@ -1,0 +1,75 @@
+use super::{LogIdentity, LogSource, LogStat, SourceError};
+
+/// A log held in memory, borrowed: what the model and trace replay hand an engine.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceLog<'a> {
+    pub bytes: &'a [u8],
+    /// Bumped by the owner whenever the log is replaced by another file.
+    pub file_number: u64,
+}
+
+impl LogSource for SliceLog<'_> {
+    fn stat(&self) -> Result<LogStat, SourceError> {
+        Ok(LogStat {
+            size: self.bytes.len() as u64,
+            identity: Some(LogIdentity {
+                device: 0,
+                inode: self.file_number,
+            }),
+        })
+    }
+
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        let start = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.bytes.len());
+        let n = buf.len().min(self.bytes.len() - start);
+        buf[..n].copy_from_slice(&self.bytes[start..start + n]);
+        Ok(n)
+    }
+}
+
+/// A log held in memory that a job writes to: appends, truncation and replacement.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MemoryLog {
+    bytes: Vec<u8>,
+    file_number: u64,
+}
+
+impl MemoryLog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub fn append(&mut self, data: &[u8]) {
+        self.bytes.extend_from_slice(data);
+    }
+
+    /// Cuts the log to `len` bytes in place (same file, like `truncate(2)`).
+    pub fn truncate(&mut self, len: usize) {
+        self.bytes.truncate(len);
+    }
+
+    /// Rewrites the log's bytes in place (same file, like `open(O_TRUNC)` and a new write).
+    pub fn rewrite(&mut self, data: &[u8]) {
+        self.bytes.clear();
+        self.bytes.extend_from_slice(data);
+    }
+
+    /// Puts another file at the path (like a rename over it): a new identity.
+    pub fn replace(&mut self, data: &[u8]) {
+        self.rewrite(data);
+        self.file_number += 1;
+    }
+
+    pub fn source(&self) -> SliceLog<'_> {
+        SliceLog {
+            bytes: &self.bytes,
+            file_number: self.file_number,
+        }
+    }
+}
