@@ -140,6 +140,8 @@ pub struct Counts {
     pub left_out: u64,
     /// Content lines above the window that were never shown in this generation.
     pub unseen_above: u64,
+    /// Of `unseen_above`, those below (newer than) a shown line: gaps the caller skipped.
+    pub skipped_above: u64,
     /// Coverage ranges forgotten because the bookmark was full.
     pub forgotten_ranges: u64,
     /// Whether the text carries a partial line.
@@ -237,7 +239,10 @@ pub fn check_id(id: &str) -> Result<(), Rejected> {
         || id.contains("..")
         || has_control_char(id)
     {
-        return Err(Rejected(format!("bgtail: invalid job id {}", json_quote(id))));
+        return Err(Rejected(format!(
+            "bgtail: invalid job id {}",
+            json_quote(id)
+        )));
     }
     Ok(())
 }
@@ -277,7 +282,9 @@ pub fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
 /// `⏳ still running — [\d.]+s elapsed, no exit code yet` and two phrases; the sentence that
 /// joins them is **not known** and is our reconstruction.
 pub fn running_state_line(elapsed_secs: Option<f64>) -> String {
-    let secs = elapsed_secs.filter(|s| s.is_finite() && *s >= 0.0).unwrap_or(0.0);
+    let secs = elapsed_secs
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .unwrap_or(0.0);
     format!(
         "⏳ still running — {secs:.1}s elapsed, no exit code yet. Launching was the task; the wake is your next input — pass peek: true only if you need the live log now."
     )
@@ -321,7 +328,13 @@ mod tests {
     #[test]
     fn window_clamps_like_upstream() {
         let l = Limits::default();
-        for bad in [None, Some(0.0), Some(-1.0), Some(f64::NAN), Some(f64::INFINITY)] {
+        for bad in [
+            None,
+            Some(0.0),
+            Some(-1.0),
+            Some(f64::NAN),
+            Some(f64::INFINITY),
+        ] {
             assert_eq!(clamp_window(bad, &l), 2_097_152);
         }
         assert_eq!(clamp_window(Some(65536.0), &l), 65536);

@@ -87,7 +87,11 @@ pub struct Emissions {
 }
 
 /// Builds the emissions of `lines` (reference §5 steps 1–3a), in input order.
-pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, flavor: AnsiFlavor) -> Emissions {
+pub fn build_emissions<S: AsRef<str>>(
+    lines: &[S],
+    limits: &Limits,
+    flavor: AnsiFlavor,
+) -> Emissions {
     let mut out = Emissions::default();
     let mut cleaned: Vec<String> = Vec::with_capacity(lines.len());
     let mut sequences: Vec<usize> = Vec::with_capacity(lines.len());
@@ -114,8 +118,13 @@ pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, flavor: Ansi
             out.list.push(capped_emission(folded, i, run, ansi, limits));
         } else {
             for k in i..j {
-                out.list
-                    .push(capped_emission(cleaned[k].clone(), k, 1, sequences[k], limits));
+                out.list.push(capped_emission(
+                    cleaned[k].clone(),
+                    k,
+                    1,
+                    sequences[k],
+                    limits,
+                ));
             }
         }
         i = j;
@@ -269,7 +278,10 @@ mod tests {
 
     #[test]
     fn a_pair_stays_and_a_run_of_three_folds() {
-        let out = condense_oldest_first(&["dup", "dup", "spinner", "spinner", "spinner", "done"], &l());
+        let out = condense_oldest_first(
+            &["dup", "dup", "spinner", "spinner", "spinner", "done"],
+            &l(),
+        );
         assert_eq!(out.body, "dup\ndup\nspinner  [x3]\ndone");
         assert_eq!(out.notes, vec!["1 repeated-line run collapsed"]);
         assert_eq!(out.lines_rendered, 6);
@@ -277,7 +289,9 @@ mod tests {
 
     #[test]
     fn the_cap_keeps_the_oldest_prefix_and_counts_the_selection() {
-        let lines: Vec<String> = (0..200).map(|i| format!("{i:03}{}", "x".repeat(504))).collect();
+        let lines: Vec<String> = (0..200)
+            .map(|i| format!("{i:03}{}", "x".repeat(504)))
+            .collect();
         let out = condense_oldest_first(&lines, &l());
         // 508 units each: 15 × 508 = 7,620 ≤ 8,000 < 16 × 508.
         assert_eq!(out.emissions_kept, 15);

@@ -18,9 +18,11 @@ pub mod limits;
 pub mod pi_session;
 pub mod shipped;
 pub mod source;
+pub mod tail;
 pub mod view;
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
 pub use exact::{ExactEngine, ExactState};
 pub use limits::Limits;
 pub use shipped::{ShippedEngine, ShippedState};
+pub use tail::Tail;

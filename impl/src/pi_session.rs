@@ -92,10 +92,12 @@ impl PiSession {
             };
             match obj.get("type").and_then(Value::as_str) {
                 Some("message") => {
-                    let message = obj
-                        .get("message")
-                        .and_then(Value::as_object)
-                        .ok_or_else(|| err("a message entry has no `message` object".into(), None))?;
+                    let message =
+                        obj.get("message")
+                            .and_then(Value::as_object)
+                            .ok_or_else(|| {
+                                err("a message entry has no `message` object".into(), None)
+                            })?;
                     match message.get("role").and_then(Value::as_str) {
                         Some("assistant") => {
                             for item in message
@@ -107,9 +109,10 @@ impl PiSession {
                                 if item.get("type").and_then(Value::as_str) != Some("toolCall") {
                                     continue;
                                 }
-                                let name = item.get("name").and_then(Value::as_str).ok_or_else(
-                                    || err("a toolCall has no string `name`".into(), None),
-                                )?;
+                                let name =
+                                    item.get("name").and_then(Value::as_str).ok_or_else(|| {
+                                        err("a toolCall has no string `name`".into(), None)
+                                    })?;
                                 session.calls.push(ToolCall {
                                     line,
                                     call_id: item
@@ -118,7 +121,10 @@ impl PiSession {
                                         .unwrap_or_default()
                                         .to_owned(),
                                     name: name.to_owned(),
-                                    arguments: item.get("arguments").cloned().unwrap_or(Value::Null),
+                                    arguments: item
+                                        .get("arguments")
+                                        .cloned()
+                                        .unwrap_or(Value::Null),
                                     result: None,
                                 });
                             }
@@ -163,14 +169,17 @@ impl PiSession {
                         _ => {}
                     }
                 }
-                Some("custom") if obj.get("customType").and_then(Value::as_str) == Some("bgrun-job") => {
+                Some("custom")
+                    if obj.get("customType").and_then(Value::as_str) == Some("bgrun-job") =>
+                {
                     let data = obj.get("data").and_then(Value::as_object).ok_or_else(|| {
                         err("a bgrun-job entry has no `data` object".into(), None)
                     })?;
                     let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
                     session.jobs.push(JobRecord {
                         line,
-                        id: s("id").ok_or_else(|| err("a bgrun-job entry has no `id`".into(), None))?,
+                        id: s("id")
+                            .ok_or_else(|| err("a bgrun-job entry has no `id`".into(), None))?,
                         state: s("state").unwrap_or_default(),
                         command: s("cmd"),
                         log_path: s("logPath"),
@@ -217,20 +226,28 @@ pub struct NotVerbatim(pub String);
 pub fn recorded_read(text: &str, details: &Value) -> Result<RecordedRead, NotVerbatim> {
     let num = |k: &str| details.get(k).and_then(Value::as_u64);
     if details.get("condenserNotes").is_some() {
-        return Err(NotVerbatim("the condenser changed the lines (see condenserNotes)".into()));
+        return Err(NotVerbatim(
+            "the condenser changed the lines (see condenserNotes)".into(),
+        ));
     }
     if details.get("widened").is_some() {
-        return Err(NotVerbatim("a widening: the lines' place in the log is not certain".into()));
+        return Err(NotVerbatim(
+            "a widening: the lines' place in the log is not certain".into(),
+        ));
     }
     if text.contains("\n\n(") {
-        return Err(NotVerbatim("the reply carries notes after its lines".into()));
+        return Err(NotVerbatim(
+            "the reply carries notes after its lines".into(),
+        ));
     }
     let shown = num("linesShown").ok_or_else(|| NotVerbatim("no linesShown in details".into()))?;
     if text.starts_with("(no new lines since last read") {
         let total = num("totalLines").ok_or_else(|| NotVerbatim("no totalLines".into()))?;
         return Ok(RecordedRead::Nothing { total });
     }
-    let (lines, total): (Vec<String>, u64) = if let Some(total) = num("newLines").and(num("totalLines")) {
+    let (lines, total): (Vec<String>, u64) = if let Some(total) =
+        num("newLines").and(num("totalLines"))
+    {
         let (header, body) = text
             .split_once('\n')
             .ok_or_else(|| NotVerbatim("a delta reply without lines".into()))?;
@@ -267,7 +284,10 @@ pub fn rebuild_from_chain(reads: &[RecordedRead]) -> Result<Vec<String>, NotVerb
         match read {
             RecordedRead::Window { lines, total } => {
                 if i != 0 || *total != lines.len() as u64 {
-                    return Err(NotVerbatim(format!("read {}: a window that is not the whole log", i + 1)));
+                    return Err(NotVerbatim(format!(
+                        "read {}: a window that is not the whole log",
+                        i + 1
+                    )));
                 }
                 log.extend(lines.iter().cloned());
             }
@@ -330,7 +350,8 @@ mod tests {
 
     #[test]
     fn a_result_without_its_call_is_refused() {
-        let text = r#"{"type":"message","message":{"role":"toolResult","toolCallId":"x","content":[]}}"#;
+        let text =
+            r#"{"type":"message","message":{"role":"toolResult","toolCallId":"x","content":[]}}"#;
         let e = PiSession::parse("s", text).unwrap_err();
         assert!(e.message.contains("no earlier assistant message"), "{e}");
     }
@@ -356,10 +377,20 @@ mod tests {
             &json!({"linesShown": 1, "newLines": 1, "totalLines": 3}),
         )
         .unwrap();
-        assert_eq!(rebuild_from_chain(&[first.clone(), delta]).unwrap(), vec!["a", "b", "c"]);
-        let wrong = RecordedRead::Delta { lines: vec!["c".into()], total: 9 };
+        assert_eq!(
+            rebuild_from_chain(&[first.clone(), delta]).unwrap(),
+            vec!["a", "b", "c"]
+        );
+        let wrong = RecordedRead::Delta {
+            lines: vec!["c".into()],
+            total: 9,
+        };
         assert!(rebuild_from_chain(&[first, wrong]).is_err());
-        assert!(recorded_read("x\n\n(1 repeated-line run collapsed)", &json!({"linesShown": 1, "condenserNotes": []})).is_err());
+        assert!(recorded_read(
+            "x\n\n(1 repeated-line run collapsed)",
+            &json!({"linesShown": 1, "condenserNotes": []})
+        )
+        .is_err());
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! fit its budget — so a capped read marks lines as read that the agent never saw.
 
 use crate::api::{
-    check_id, clamp_window, error_reply, gated_reply, normalize_lines, running_state_line,
-    Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine,
+    check_id, clamp_window, error_reply, gated_reply, normalize_lines, running_state_line, Counts,
+    Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine,
 };
 use crate::condense::condense_oldest_first;
 use crate::js::{format_bytes, group_thousands, plural, truncate_utf16};
@@ -122,7 +122,11 @@ impl Engine for ShippedEngine {
         }
         let mut reply = self.read_log(state, job, log, request, lines, window);
         if gated && !reply.is_error {
-            reply.text = format!("{}\n\n{}", running_state_line(request.elapsed_secs), reply.text);
+            reply.text = format!(
+                "{}\n\n{}",
+                running_state_line(request.elapsed_secs),
+                reply.text
+            );
             reply.details.insert("running".into(), true.into());
         }
         Ok(reply)

@@ -119,7 +119,9 @@ impl View {
         let last = self.last_nonblank_segment()?;
         let rest = last.strip_prefix(EXIT_MARKER)?;
         let after = &rest[rest.find(" truncated=")? + " truncated=".len()..];
-        let digits: &str = &after[..after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len())];
+        let digits: &str = &after[..after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len())];
         if digits.is_empty() {
             return None;
         }
@@ -156,7 +158,10 @@ fn push_if_content(
 
 /// Whether a line is empty after JavaScript's `trim()`.
 fn is_blank(text: &[u8]) -> bool {
-    if text.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)) {
+    if text
+        .iter()
+        .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+    {
         return true;
     }
     if text.is_ascii() {
@@ -208,7 +213,7 @@ mod tests {
         assert_eq!(texts(&v), vec!["a", "b\rc", "d"]);
         assert!(v.lines[1].terminated && !v.lines[2].terminated);
         assert_eq!(v.lines[0].end, 3);
-        assert!(v.exited() == false);
+        assert!(!v.exited());
     }
 
     #[test]

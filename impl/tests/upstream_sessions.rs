@@ -13,7 +13,9 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 /// Raw line numbers of the blank lines in red-tail-short's log (its README).
-const BLANK_RAW_LINES: [usize; 13] = [2, 242, 263, 269, 285, 292, 299, 311, 318, 330, 335, 356, 359];
+const BLANK_RAW_LINES: [usize; 13] = [
+    2, 242, 263, 269, 285, 292, 299, 311, 318, 330, 335, 356, 359,
+];
 
 fn sessions_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/upstream-sessions/red-tail-short")
@@ -21,8 +23,12 @@ fn sessions_dir() -> PathBuf {
 
 fn load(name: &str) -> PiSession {
     let path = sessions_dir().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (the shared/ folder must sit beside the checkout)", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the shared/ folder must sit beside the checkout)",
+            path.display()
+        )
+    });
     PiSession::parse(&path.display().to_string(), &text).unwrap()
 }
 
@@ -56,7 +62,11 @@ fn log_at(lines: &[String], content: usize, exit_code: Option<i64>) -> MemoryLog
 fn replay_exact_chain(name: &str) -> (usize, usize) {
     let session = load(name);
     let lines = rebuilt_lines(&session);
-    assert_eq!(lines.len(), 349, "{name}: the rebuilt log has 349 content lines");
+    assert_eq!(
+        lines.len(),
+        349,
+        "{name}: the rebuilt log has 349 content lines"
+    );
     let engine = ShippedEngine::new(Limits::default());
     let mut state = Default::default();
     let (mut matched, mut total) = (0, 0);
@@ -66,8 +76,11 @@ fn replay_exact_chain(name: &str) -> (usize, usize) {
         let path = recorded.details["logPath"].as_str().unwrap();
         let content = recorded.details["totalLines"]
             .as_u64()
-            .unwrap_or_else(|| recorded.details["linesShown"].as_u64().unwrap()) as usize;
-        let exit = session.exit_before(id, recorded.line).and_then(|j| j.exit_code);
+            .unwrap_or_else(|| recorded.details["linesShown"].as_u64().unwrap())
+            as usize;
+        let exit = session
+            .exit_before(id, recorded.line)
+            .and_then(|j| j.exit_code);
         let log = log_at(&lines, content, exit);
         let request = Request {
             lines: lines_arg(&call.arguments),
@@ -149,5 +162,8 @@ fn red_tail_short_bgrun_3_capped_read_byte_for_byte() {
             serde_json::to_string(&recorded.details).unwrap()
         );
     }
-    assert_eq!(capped.text.chars().map(char::len_utf16).sum::<usize>(), 8145);
+    assert_eq!(
+        capped.text.chars().map(char::len_utf16).sum::<usize>(),
+        8145
+    );
 }

@@ -151,9 +151,9 @@ impl Engine for ExactEngine {
         };
 
         let prev = state.take(job.id);
-        let reset = prev.as_ref().and_then(|p| {
-            self.generation_change(p, job.path, stat, log, &scan, &mut bytes_read)
-        });
+        let reset = prev
+            .as_ref()
+            .and_then(|p| self.generation_change(p, job.path, stat, log, &scan, &mut bytes_read));
         let start = match prev {
             Some(p) if reset.is_none() => render::Start {
                 generation: p.generation,
@@ -308,4 +308,3 @@ impl ExactEngine {
         }
     }
 }
-

@@ -71,7 +71,10 @@ pub(crate) fn respond(
             texts.join("\n")
         });
     } else {
-        let candidates: Vec<usize> = window_lines.clone().filter(|&i| !covered_before(i)).collect();
+        let candidates: Vec<usize> = window_lines
+            .clone()
+            .filter(|&i| !covered_before(i))
+            .collect();
         selected = candidates.len() as u64;
         if candidates.is_empty() && scan.partial.is_none() {
             shown_complete = Vec::new();
@@ -127,9 +130,19 @@ pub(crate) fn respond(
         let l = &view.lines[i];
         coverage.covers(view.offset(l), view.end_offset(l))
     };
-    let oldest_unseen_above = (0..scan.window_start).find(|&i| !covered_after(i));
-    let unseen_above = (0..scan.window_start).filter(|&i| !covered_after(i)).count() as u64;
-    let reach = oldest_unseen_above.map(|i| scan.complete - i);
+    // Lines above the window never shown: all of them (for the poll text), and those newer than
+    // some covered line — lines the caller skipped over, which it may not know it missed.
+    let unseen: Vec<usize> = (0..scan.window_start)
+        .filter(|&i| !covered_after(i))
+        .collect();
+    let oldest_covered = (0..scan.complete).find(|&i| covered_after(i));
+    let skipped: Vec<usize> = unseen
+        .iter()
+        .copied()
+        .filter(|&i| oldest_covered.is_some_and(|c| i > c))
+        .collect();
+    let unseen_above = unseen.len() as u64;
+    let skipped_above = skipped.len() as u64;
 
     let new_line = |i: usize| {
         start
@@ -157,11 +170,12 @@ pub(crate) fn respond(
             plural(forgotten, "range", "ranges")
         ));
     }
-    if unseen_above > 0 && body.is_some() && !request.raw {
+    if let (Some(&oldest), true) = (skipped.first(), body.is_some() && !request.raw) {
         notes.push(format!(
-            "{unseen_above} earlier {} above this window never shown — lines: {} reaches them",
-            plural(unseen_above, "line", "lines"),
-            reach.unwrap_or(0)
+            "{skipped_above} skipped {} above this window — lines: {} reaches {}",
+            plural(skipped_above, "line", "lines"),
+            scan.complete - oldest,
+            plural(skipped_above, "it", "them")
         ));
     }
     if partial_shown && !request.raw {
@@ -183,7 +197,10 @@ pub(crate) fn respond(
             let mut what: Vec<String> = Vec::new();
             if continuing {
                 if new_shown > 0 {
-                    what.push(format!("+{new_shown} new {}", plural(new_shown, "line", "lines")));
+                    what.push(format!(
+                        "+{new_shown} new {}",
+                        plural(new_shown, "line", "lines")
+                    ));
                 }
                 if earlier_shown > 0 {
                     what.push(format!(
@@ -202,7 +219,10 @@ pub(crate) fn respond(
                 None if first_read => "first read: ".to_owned(),
                 None => String::new(),
             };
-            text.push_str(&format!("{prefix}{} — {log_words}\n{body}", what.join(", ")));
+            text.push_str(&format!(
+                "{prefix}{} — {log_words}\n{body}",
+                what.join(", ")
+            ));
         }
         (None, _) => {
             let prefix = match reset_words {
@@ -210,12 +230,13 @@ pub(crate) fn respond(
                 None if first_read => "first read: ".to_owned(),
                 None => String::new(),
             };
-            let above = match (unseen_above, reach) {
-                (u, Some(r)) if u > 0 => format!(
-                    "; {u} earlier {} never shown — lines: {r} reaches them",
-                    plural(u, "line", "lines")
+            let above = match unseen.last() {
+                Some(&newest) => format!(
+                    "; {unseen_above} earlier {} never shown — lines: {} reaches the newest",
+                    plural(unseen_above, "line", "lines"),
+                    scan.complete - newest
                 ),
-                _ => String::new(),
+                None => String::new(),
             };
             if total == 0 {
                 text.push_str(&format!("{prefix}(empty log — {log_words})"));
@@ -270,6 +291,7 @@ pub(crate) fn respond(
         earlier_shown,
         left_out,
         unseen_above,
+        skipped_above,
         forgotten_ranges: forgotten,
         partial_shown,
     };
@@ -332,6 +354,7 @@ fn details(
     d.insert("totalLines".into(), counts.total_lines.into());
     d.insert("leftOut".into(), counts.left_out.into());
     d.insert("unseenAbove".into(), counts.unseen_above.into());
+    d.insert("skippedAbove".into(), counts.skipped_above.into());
     if !notes.is_empty() {
         d.insert(
             "notes".into(),
@@ -453,5 +476,8 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
 }
 
 fn marker(gap: usize) -> String {
-    format!("… {gap} {} already shown …", plural(gap as u64, "line", "lines"))
+    format!(
+        "… {gap} {} already shown …",
+        plural(gap as u64, "line", "lines")
+    )
 }
