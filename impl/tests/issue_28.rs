@@ -59,7 +59,7 @@ fn gap_exact_returns_line_11_alone_then_nothing_new() {
     assert_eq!(lines, vec![&[6, 7, 8, 9, 10][..], &[12, 13], &[11], &[]]);
     assert_eq!(
         steps[1].0,
-        "+2 new lines — log at 13 lines\nline-12\nline-13\n\n(1 skipped line above this window — lines: 3 reaches it)"
+        "+2 of 3 new lines — log at 13 lines\nline-12\nline-13\n\n(1 skipped line above this window — lines: 3 reaches it)"
     );
     assert_eq!(
         steps[2].0,

@@ -196,7 +196,9 @@ pub(crate) fn respond(
             let n = shown_complete.len() as u64;
             let mut what: Vec<String> = Vec::new();
             if continuing {
-                if new_shown > 0 {
+                if new_shown > 0 && new_shown < new_lines {
+                    what.push(format!("+{new_shown} of {new_lines} new lines"));
+                } else if new_shown > 0 {
                     what.push(format!(
                         "+{new_shown} new {}",
                         plural(new_shown, "line", "lines")
