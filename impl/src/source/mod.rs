@@ -77,3 +77,26 @@ pub fn read_span(
     *bytes_read += filled as u64;
     Ok(buf)
 }
+
+/// A log that could not be opened: every call reports why, so that engines answer with their
+/// error reply (upstream's "No log found …" or "… could not be read").
+#[derive(Clone, Debug)]
+pub struct Unavailable(pub SourceError);
+
+impl LogSource for Unavailable {
+    fn stat(&self) -> Result<LogStat, SourceError> {
+        Err(self.0.clone())
+    }
+
+    fn read_at(&self, _offset: u64, _buf: &mut [u8]) -> Result<usize, SourceError> {
+        Err(self.0.clone())
+    }
+}
+
+/// Opens the log at `path` for one read, or a source that reports why it cannot be read.
+pub fn open_log(path: &std::path::Path) -> Box<dyn LogSource> {
+    match file::FileLog::open(path) {
+        Ok(f) => Box::new(f),
+        Err(e) => Box::new(Unavailable(e)),
+    }
+}

@@ -1,0 +1,246 @@
+//! Hostile and broken input on real files: a clear error or a documented result, never a panic.
+
+use bgtail::source::file::FileLog;
+use bgtail::source::{open_log, LogSource, LogStat, SourceError};
+use bgtail::{Engine, ExactEngine, ReadKind, Reply, Request, ResetReason, ShippedEngine, Tail};
+use std::io::Write;
+use std::path::Path;
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn read_with<E: Engine>(engine: E, path: &Path, req: &Request) -> Reply {
+    let mut t = Tail::new(engine, "job-1-1", path.to_str().unwrap());
+    t.read(open_log(path).as_ref(), req).unwrap()
+}
+
+#[test]
+fn invalid_utf8_is_replaced_not_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "bad.log", b"ok\n\xff\xfe broken \xc3\n");
+    for r in [
+        read_with(ShippedEngine::default(), &p, &Request::lines(5)),
+        read_with(ExactEngine::default(), &p, &Request::lines(5)),
+    ] {
+        assert!(
+            r.text.contains("\u{FFFD}\u{FFFD} broken \u{FFFD}"),
+            "{}",
+            r.text
+        );
+        assert_eq!(r.shown.len(), 2);
+    }
+}
+
+#[test]
+fn nul_bytes_are_kept_by_upstream_and_made_visible_by_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "nul.log", b"a\0b\n");
+    assert!(read_with(ShippedEngine::default(), &p, &Request::lines(5))
+        .text
+        .contains("a\0b"));
+    let r = read_with(ExactEngine::default(), &p, &Request::lines(5));
+    assert!(r.text.contains("a\u{2400}b") && !r.text.contains('\0'));
+}
+
+#[test]
+fn a_ten_megabyte_line_is_outside_the_default_view_and_capped_inside_a_larger_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut line = vec![b'x'; 10 * 1024 * 1024];
+    line.push(b'\n');
+    let p = write(dir.path(), "huge.log", &line);
+    // Exact: the line starts before the 2 MiB view, so the view holds no complete line.
+    let r = read_with(ExactEngine::default(), &p, &Request::lines(5));
+    assert_eq!(r.counts.total_lines, 0);
+    assert!(
+        r.text
+            .starts_with("first read: (empty log — 0 lines in view)"),
+        "{}",
+        &r.text[..200]
+    );
+    assert!(r.text.contains("(view: the last 2 MiB of 10 MiB"));
+    assert!(r.bytes_read <= 2 * 1024 * 1024 + 1 + 4096);
+    let r = read_with(
+        ExactEngine::default(),
+        &p,
+        &Request::lines(5).bytes(16 << 20),
+    );
+    assert!(
+        r.text.contains(" …[+10483760 chars]"),
+        "{}",
+        &r.text[r.text.len() - 200..]
+    );
+    // Upstream shows the cut tail of the line as its first line.
+    let r = read_with(ShippedEngine::default(), &p, &Request::lines(5));
+    assert!(r.text.contains(" …[+2095151 chars]"));
+}
+
+#[test]
+fn cr_only_endings_make_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "cr.log", b"10%\r20%\r30%\rdone\n");
+    for r in [
+        read_with(ShippedEngine::default(), &p, &Request::lines(5)),
+        read_with(ExactEngine::default(), &p, &Request::lines(5)),
+    ] {
+        assert_eq!(r.counts.total_lines, 1);
+        assert!(r.text.contains("10%\r20%\r30%\rdone"));
+    }
+}
+
+/// A file that another process truncates right after its size was taken.
+struct ShrinksAfterStat<'a> {
+    file: FileLog,
+    path: &'a Path,
+}
+
+impl LogSource for ShrinksAfterStat<'_> {
+    fn stat(&self) -> Result<LogStat, SourceError> {
+        let s = self.file.stat()?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(self.path)
+            .unwrap()
+            .set_len(4)
+            .unwrap();
+        Ok(s)
+    }
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+        self.file.read_at(offset, buf)
+    }
+}
+
+#[test]
+fn a_log_that_shrinks_between_size_and_read_keeps_what_was_read() {
+    for exact in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(dir.path(), "shrink.log", b"one\ntwo\nthree\n");
+        let src = ShrinksAfterStat {
+            file: FileLog::open(&p).unwrap(),
+            path: &p,
+        };
+        let job = bgtail::Job {
+            id: "job-1-1",
+            path: p.to_str().unwrap(),
+        };
+        let r = if exact {
+            let e = ExactEngine::default();
+            let mut s = Default::default();
+            let r = e.read(&mut s, job, &src, &Request::lines(5)).unwrap();
+            // The next read sees the smaller file and starts a new generation.
+            let again = e
+                .read(&mut s, job, open_log(&p).as_ref(), &Request::lines(5))
+                .unwrap();
+            assert_eq!(again.reset, Some(ResetReason::Shrank));
+            assert_eq!(again.text, "the log shrank since the last read, so the bookmark starts over: 1 line — log at 1 line\none");
+            r
+        } else {
+            ShippedEngine::default()
+                .read(&mut Default::default(), job, &src, &Request::lines(5))
+                .unwrap()
+        };
+        assert!(!r.is_error);
+        // Only what the file still held; the exact engine then reads the head for its
+        // fingerprint too, and finds the same four bytes.
+        assert_eq!(r.bytes_read, if exact { 8 } else { 4 });
+    }
+}
+
+#[test]
+fn missing_and_unreadable_logs_are_error_replies() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.log");
+    for r in [
+        read_with(ShippedEngine::default(), &missing, &Request::default()),
+        read_with(ExactEngine::default(), &missing, &Request::default()),
+    ] {
+        assert!(r.is_error && r.kind == ReadKind::Error);
+        assert!(r.text.starts_with("No log found for job job-1-1 at "));
+        assert_eq!(r.details["notFound"], true);
+    }
+    // A directory at the log path cannot be read as a log (as root, permissions do not stop us).
+    for r in [
+        read_with(ShippedEngine::default(), dir.path(), &Request::default()),
+        read_with(ExactEngine::default(), dir.path(), &Request::default()),
+    ] {
+        assert!(r.is_error);
+        assert!(r
+            .text
+            .ends_with("exists but could not be read (file may be too large or unreadable)"));
+        assert_eq!(r.details["notFound"], false);
+    }
+}
+
+#[test]
+fn a_log_deleted_after_it_was_opened_is_still_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "gone.log", b"a\nb\n");
+    let log = FileLog::open(&p).unwrap();
+    std::fs::remove_file(&p).unwrap();
+    let mut t = Tail::new(ExactEngine::default(), "job-1-1", p.to_str().unwrap());
+    let r = t.read(&log, &Request::lines(5)).unwrap();
+    assert_eq!(r.text, "first read: 2 lines — log at 2 lines\na\nb");
+}
+
+#[test]
+fn a_file_replaced_by_rename_is_a_new_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "rot.log", b"a\nb\n");
+    let mut t = Tail::new(ExactEngine::default(), "job-1-1", p.to_str().unwrap());
+    t.read(open_log(&p).as_ref(), &Request::lines(5)).unwrap();
+    let tmp = write(dir.path(), "rot.log.new", b"a\nb\nc\n");
+    std::fs::rename(&tmp, &p).unwrap();
+    let r = t.read(open_log(&p).as_ref(), &Request::lines(5)).unwrap();
+    assert_eq!(r.reset, Some(ResetReason::FileReplaced));
+    assert_eq!(r.shown.len(), 3);
+}
+
+#[test]
+fn hostile_ids_are_refused_by_both_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "x.log", b"a\n");
+    for id in [
+        "../../etc/passwd",
+        "a\nb",
+        "\u{9b}31m",
+        "",
+        &"z".repeat(300),
+    ] {
+        let job = bgtail::Job {
+            id,
+            path: p.to_str().unwrap(),
+        };
+        let src = open_log(&p);
+        assert!(ShippedEngine::default()
+            .read(
+                &mut Default::default(),
+                job,
+                src.as_ref(),
+                &Request::default()
+            )
+            .is_err());
+        assert!(ExactEngine::default()
+            .read(
+                &mut Default::default(),
+                job,
+                src.as_ref(),
+                &Request::default()
+            )
+            .is_err());
+    }
+}
+
+#[test]
+fn a_growing_file_is_read_by_positioned_reads_of_the_new_bytes_only_in_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "grow.log", b"");
+    let mut t = Tail::new(ExactEngine::default(), "job-1-1", p.to_str().unwrap());
+    let r = t.read(open_log(&p).as_ref(), &Request::lines(5)).unwrap();
+    assert_eq!(r.text, "first read: (empty log — log at 0 lines)");
+    let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+    f.write_all(b"hello\n").unwrap();
+    let r = t.read(open_log(&p).as_ref(), &Request::lines(5)).unwrap();
+    assert_eq!(r.text, "+1 new line — log at 1 line\nhello");
+}

@@ -1,0 +1,236 @@
+//! The exact engine's documented behaviour, case by case.
+
+use bgtail::source::MemoryLog;
+use bgtail::{ExactEngine, Limits, ReadKind, Reply, Request, ResetReason, ShippedEngine, Tail};
+
+fn tail() -> Tail<ExactEngine> {
+    Tail::new(ExactEngine::default(), "job-1-1", "/job.log")
+}
+
+fn numbered(from: usize, to: usize) -> String {
+    (from..=to).map(|i| format!("line-{i}\n")).collect()
+}
+
+fn log_of(text: &str) -> MemoryLog {
+    let mut log = MemoryLog::new();
+    log.append(text.as_bytes());
+    log
+}
+
+fn read(t: &mut Tail<ExactEngine>, log: &MemoryLog, req: Request) -> Reply {
+    t.read(&log.source(), &req).unwrap()
+}
+
+fn running(n: u64) -> Request {
+    let mut r = Request::lines(n).running(true);
+    r.peek = true;
+    r
+}
+
+#[test]
+fn a_partial_line_is_shown_marked_and_shown_again_once_complete() {
+    let mut t = tail();
+    let mut log = log_of("a\nb\npart");
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(
+        r.text,
+        "first read: 2 lines, a partial line — log at 2 lines\na\nb\npart\n\n(the last line is still being written; it is shown again once complete)"
+    );
+    assert!(r.shown.last().unwrap().partial);
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(
+        r.shown.len(),
+        1,
+        "the partial line comes again, nothing else"
+    );
+    log.append(b"ial done\nc\n");
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(r.text, "+2 new lines — log at 4 lines\npartial done\nc");
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(r.kind, ReadKind::NothingNew);
+}
+
+#[test]
+fn once_the_job_has_finished_a_trailing_line_is_an_ordinary_line() {
+    let mut t = tail();
+    let log = log_of("a\nlast words");
+    let r = read(&mut t, &log, Request::lines(10));
+    assert!(r.shown.iter().all(|s| !s.partial));
+    assert_eq!(r.counts.total_lines, 2);
+    assert_eq!(
+        read(&mut t, &log, Request::lines(10)).kind,
+        ReadKind::NothingNew
+    );
+}
+
+#[test]
+fn a_running_job_without_peek_shows_no_lines_and_keeps_coverage() {
+    let mut t = tail();
+    let log = log_of(&numbered(1, 3));
+    let mut req = Request::lines(10).running(true);
+    req.elapsed_secs = Some(12.0);
+    let r = read(&mut t, &log, req);
+    assert_eq!(r.kind, ReadKind::Gated);
+    assert!(r
+        .text
+        .starts_with("⏳ still running — 12.0s elapsed, no exit code yet"));
+    assert!(t.state.bookmarks.is_empty());
+}
+
+#[test]
+fn new_generations_are_detected_and_named() {
+    // Shrink.
+    let mut t = tail();
+    let mut log = log_of(&numbered(1, 5));
+    read(&mut t, &log, Request::lines(3));
+    log.truncate(numbered(1, 2).len());
+    let r = read(&mut t, &log, Request::lines(3));
+    assert_eq!(r.reset, Some(ResetReason::Shrank));
+    assert!(r.text.starts_with("the log shrank since the last read, so the bookmark starts over: 2 lines — log at 2 lines\n"));
+    // Same size, other bytes, same file.
+    let mut t = tail();
+    let mut log = log_of("aaa\nbbb\n");
+    read(&mut t, &log, Request::lines(3));
+    log.rewrite(b"ccc\nddd\n");
+    assert_eq!(
+        read(&mut t, &log, Request::lines(3)).reset,
+        Some(ResetReason::Rewritten)
+    );
+    // Another file at the path, even with the same bytes.
+    let mut t = tail();
+    let mut log = log_of("aaa\n");
+    read(&mut t, &log, Request::lines(3));
+    log.replace(b"aaa\n");
+    assert_eq!(
+        read(&mut t, &log, Request::lines(3)).reset,
+        Some(ResetReason::FileReplaced)
+    );
+    // The id resolving elsewhere.
+    let mut t = tail();
+    let log = log_of("aaa\n");
+    read(&mut t, &log, Request::lines(3));
+    t.path = "/other.log".into();
+    assert_eq!(
+        read(&mut t, &log, Request::lines(3)).reset,
+        Some(ResetReason::PathChanged)
+    );
+}
+
+#[test]
+fn changing_the_view_does_not_reset_and_repeats_nothing() {
+    let mut t = tail();
+    let log = log_of(&numbered(1, 50));
+    read(&mut t, &log, Request::lines(5));
+    let r = read(&mut t, &log, Request::lines(5).bytes(64));
+    assert_eq!(r.reset, None);
+    assert_eq!(r.kind, ReadKind::NothingNew);
+    // Compare upstream, which starts over and sends the same lines again (here it even calls
+    // the log shrunk, as fewer lines fit the narrower window).
+    let mut s = Tail::new(ShippedEngine::default(), "job-1-1", "/job.log");
+    s.read(&log.source(), &Request::lines(5)).unwrap();
+    let r = s.read(&log.source(), &Request::lines(5).bytes(64)).unwrap();
+    assert_eq!(r.reset, Some(ResetReason::Shrank));
+    assert!(
+        r.text
+            .contains("line-46\nline-47\nline-48\nline-49\nline-50"),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn a_log_larger_than_its_view_keeps_delta_tailing() {
+    let mut t = tail();
+    let mut log = log_of(&numbered(1, 100));
+    let view = Request::lines(5).bytes(200);
+    let first = read(&mut t, &log, view.clone());
+    assert!(first.text.contains("lines in view"));
+    assert!(first.text.contains("(view: the last 200 bytes of"));
+    log.append(numbered(101, 102).as_bytes());
+    let r = read(&mut t, &log, view.clone());
+    assert_eq!(r.reset, None);
+    assert!(r.text.starts_with("+2 new lines — "), "{}", r.text);
+    assert_eq!(r.shown.len(), 2);
+    // Upstream calls this a replaced log on nearly every poll (reference §9.3).
+    let mut s = Tail::new(ShippedEngine::default(), "job-1-1", "/job.log");
+    let mut log = log_of(&numbered(1, 100));
+    s.read(&log.source(), &view).unwrap();
+    log.append(numbered(101, 102).as_bytes());
+    assert_eq!(
+        s.read(&log.source(), &view).unwrap().reset,
+        Some(ResetReason::Replaced)
+    );
+}
+
+#[test]
+fn a_raw_read_adds_to_coverage_and_never_clears_it() {
+    let mut t = tail();
+    let log = log_of(&numbered(1, 10));
+    read(&mut t, &log, Request::lines(3));
+    let r = read(&mut t, &log, Request::lines(6).raw());
+    assert_eq!(r.text, "line-5\nline-6\nline-7\nline-8\nline-9\nline-10");
+    let r = read(&mut t, &log, Request::lines(6));
+    assert_eq!(r.kind, ReadKind::NothingNew);
+}
+
+#[test]
+fn runs_not_adjacent_are_separated_by_a_marker_counting_the_lines_between() {
+    let mut t = tail();
+    let mut log = log_of(&numbered(1, 10));
+    read(&mut t, &log, Request::lines(2)); // 9–10
+    log.append(numbered(11, 14).as_bytes());
+    read(&mut t, &log, Request::lines(2)); // 13–14; 11–12 skipped
+    let r = read(&mut t, &log, Request::lines(8)); // window 7–14: 7, 8, then 11, 12
+    assert_eq!(
+        r.text,
+        "4 earlier lines not shown before — log at 14 lines\nline-7\nline-8\n… 2 lines already shown …\nline-11\nline-12"
+    );
+}
+
+#[test]
+fn a_full_bookmark_forgets_the_oldest_ranges_and_says_so() {
+    let limits = Limits {
+        coverage_ranges_max: 2,
+        ..Limits::default()
+    };
+    let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
+    let mut log = log_of(&numbered(1, 2));
+    read(&mut t, &log, Request::lines(1)); // covers 2
+    log.append(numbered(3, 4).as_bytes());
+    read(&mut t, &log, Request::lines(1)); // covers 4
+    log.append(numbered(5, 6).as_bytes());
+    let r = read(&mut t, &log, Request::lines(1)); // covers 6: a third range, one too many
+    assert_eq!(r.counts.forgotten_ranges, 1);
+    assert!(r.text.contains(
+        "bookmark full: forgot the 1 oldest shown range — their lines may be shown again"
+    ));
+    let last = t.state.get("job-1-1").unwrap();
+    assert_eq!(last.coverage.ranges().len(), 2);
+    let r = read(&mut t, &log, Request::lines(6));
+    assert!(
+        r.counts.shown >= 3,
+        "the forgotten line 2 is offered again: {}",
+        r.text
+    );
+}
+
+#[test]
+fn folded_runs_cover_every_line_they_stand_for() {
+    let mut t = tail();
+    let log = log_of("a\nspin\nspin\nspin\nspin\nb\n");
+    let r = read(&mut t, &log, Request::lines(10));
+    assert_eq!(
+        r.text,
+        "first read: 6 lines — log at 6 lines\na\nspin  [x4]\nb\n\n(1 repeated-line run collapsed)"
+    );
+    assert_eq!(r.shown.len(), 6);
+}
+
+#[test]
+fn honest_ansi_counts_sequences_and_strips_osc() {
+    let mut t = tail();
+    let log = log_of("\u{1b}[1m\u{1b}[32mok\u{1b}[0m \u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}\n");
+    let r = read(&mut t, &log, Request::lines(10));
+    assert!(r.text.contains("\nok link\n"), "{}", r.text);
+    assert!(r.text.contains("5 ANSI escape sequences stripped"));
+}
