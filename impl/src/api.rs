@@ -153,6 +153,9 @@ pub struct Counts {
 pub struct Reply {
     /// Exactly what the agent sees.
     pub text: String,
+    /// Where in `text` the log's lines are (the condensed body, or the raw lines); empty when
+    /// the reply carries none. The header comes before it, the notes after.
+    pub body: std::ops::Range<usize>,
     /// Upstream's `isError`.
     pub is_error: bool,
     pub kind: ReadKind,
@@ -200,6 +203,17 @@ pub trait Engine {
         log: &dyn LogSource,
         request: &Request,
     ) -> Result<Reply, Rejected>;
+
+    /// The lines the bookmark for `job` counts as shown to the caller, as `(offset, end)`
+    /// extents of content lines in `log` as it is now — what a later read will not send again.
+    /// For checkers (the model, replay), which compare it with what replies really carried;
+    /// it may read the whole log.
+    fn believed_shown(
+        &self,
+        state: &Self::State,
+        job: Job<'_>,
+        log: &dyn LogSource,
+    ) -> Vec<(u64, u64)>;
 }
 
 /// Upstream's `lines` normalisation: `max(1, floor(lines))`, 40 when absent. NaN stays NaN
@@ -267,6 +281,7 @@ pub fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
     details.insert("notFound".into(), not_found.into());
     Reply {
         text,
+        body: 0..0,
         is_error: true,
         kind: ReadKind::Error,
         reset: None,
@@ -299,6 +314,7 @@ pub fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
     details.insert("running".into(), true.into());
     Reply {
         text: running_state_line(request.elapsed_secs),
+        body: 0..0,
         is_error: false,
         kind: ReadKind::Gated,
         reset: None,

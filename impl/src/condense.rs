@@ -40,6 +40,26 @@ fn ansi_regex(flavor: AnsiFlavor) -> &'static Regex {
     }
 }
 
+/// How emissions are built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// Upstream's: its ANSI pattern; the fold marker is added before the per-line cap, so a
+    /// long folded line loses its count.
+    Upstream,
+    /// The exact engine's: every ANSI sequence (OSC too); the cap cuts the text and the fold
+    /// marker follows, so a fold always says how many lines it stands for.
+    Exact,
+}
+
+impl Style {
+    fn ansi(self) -> AnsiFlavor {
+        match self {
+            Style::Upstream => AnsiFlavor::Upstream,
+            Style::Exact => AnsiFlavor::Complete,
+        }
+    }
+}
+
 /// A line with its escape sequences removed, and how many were.
 pub fn strip_ansi(line: &str, flavor: AnsiFlavor) -> (String, usize) {
     if !line.contains(['\u{1b}', '\u{9b}']) {
@@ -87,16 +107,12 @@ pub struct Emissions {
 }
 
 /// Builds the emissions of `lines` (reference §5 steps 1–3a), in input order.
-pub fn build_emissions<S: AsRef<str>>(
-    lines: &[S],
-    limits: &Limits,
-    flavor: AnsiFlavor,
-) -> Emissions {
+pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, style: Style) -> Emissions {
     let mut out = Emissions::default();
     let mut cleaned: Vec<String> = Vec::with_capacity(lines.len());
     let mut sequences: Vec<usize> = Vec::with_capacity(lines.len());
     for line in lines {
-        let (text, n) = strip_ansi(line.as_ref(), flavor);
+        let (text, n) = strip_ansi(line.as_ref(), style.ansi());
         if n > 0 {
             out.lines_with_ansi += 1;
             out.ansi_sequences += n;
@@ -113,9 +129,19 @@ pub fn build_emissions<S: AsRef<str>>(
         let run = j - i;
         if run >= limits.fold_threshold {
             out.folded_runs += 1;
-            let folded = format!("{}  [x{run}]", cleaned[i]);
             let ansi = sequences[i..j].iter().sum();
-            out.list.push(capped_emission(folded, i, run, ansi, limits));
+            let mut e = match style {
+                Style::Upstream => {
+                    capped_emission(format!("{}  [x{run}]", cleaned[i]), i, run, ansi, limits)
+                }
+                Style::Exact => {
+                    let mut e = capped_emission(cleaned[i].clone(), i, run, ansi, limits);
+                    e.text.push_str(&format!("  [x{run}]"));
+                    e
+                }
+            };
+            e.units = utf16_len(&e.text);
+            out.list.push(e);
         } else {
             for k in i..j {
                 out.list.push(capped_emission(
@@ -179,7 +205,7 @@ pub struct OldestFirst {
 
 /// Upstream's `condenseLogLines` (reference §5): keeps the **oldest** emissions that fit.
 pub fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> OldestFirst {
-    let emissions = build_emissions(lines, limits, AnsiFlavor::Upstream);
+    let emissions = build_emissions(lines, limits, Style::Upstream);
     let mut total = 0usize;
     let mut kept: Vec<&str> = Vec::new();
     let mut lines_rendered = 0;
@@ -298,6 +324,20 @@ mod tests {
         assert!(out.body.starts_with("000"));
         assert!(out.notes[0].starts_with("output capped at 8000 chars — 200 raw lines total"));
         assert!(out.body.len() < 8000);
+    }
+
+    #[test]
+    fn a_long_fold_keeps_its_count_only_in_the_exact_style() {
+        let limits = Limits {
+            line_cap: 4,
+            ..Limits::default()
+        };
+        let lines = ["abcdef"; 3];
+        let up = build_emissions(&lines, &limits, Style::Upstream);
+        assert_eq!(up.list[0].text, "abcd …[+8 chars]");
+        let exact = build_emissions(&lines, &limits, Style::Exact);
+        assert_eq!(exact.list[0].text, "abcd …[+2 chars]  [x3]");
+        assert_eq!(exact.list[0].units, 22);
     }
 
     #[test]

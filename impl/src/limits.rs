@@ -55,8 +55,9 @@ impl Default for Limits {
     }
 }
 
-/// The longest suffix the per-line cap adds: ` …[+N chars]` with N up to 20 digits.
-const CAP_SUFFIX_MAX_UNITS: usize = " …[+".len() + 20 + " chars]".len();
+fn digits(n: u64) -> usize {
+    n.to_string().len()
+}
 
 impl Limits {
     /// The view limit for a configured log ceiling, as upstream computes `readWindowMax`.
@@ -70,12 +71,20 @@ impl Limits {
         self
     }
 
+    /// The longest emission the exact engine can print: a line cut at the cap with its
+    /// ` …[+N chars]` (N < the largest view) and a fold marker `  [xK]` (K ≤ the lines scanned).
+    pub fn longest_emission(&self) -> usize {
+        let cap_suffix = " …[+".chars().count() + digits(self.view_max) + " chars]".len();
+        let fold_suffix = "  [x".len() + digits(self.scan_lines_max as u64) + "]".len();
+        self.line_cap + cap_suffix + fold_suffix
+    }
+
     /// Checks the relations the exact engine's guarantees rest on.
     ///
-    /// The budget must hold the longest possible emission (a capped line with its suffix) and
-    /// its newline, or "progress" (the newest unseen line is always delivered) could not hold.
+    /// The budget must hold the longest possible emission and its newline, or "progress" (the
+    /// newest unseen line is always delivered) could not hold.
     pub fn validate(&self) -> Result<(), String> {
-        let longest_emission = self.line_cap + CAP_SUFFIX_MAX_UNITS;
+        let longest_emission = self.longest_emission();
         if self.text_budget < longest_emission + 1 {
             return Err(format!(
                 "text_budget {} cannot hold one capped line ({} units + newline); raise it or lower line_cap",

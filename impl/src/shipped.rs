@@ -104,6 +104,27 @@ impl Engine for ShippedEngine {
         &self.limits
     }
 
+    /// The trailing `served` lines of the `lines` content lines the last read counted.
+    fn believed_shown(
+        &self,
+        state: &ShippedState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+    ) -> Vec<(u64, u64)> {
+        let Some(b) = state.get(job.id) else {
+            return Vec::new();
+        };
+        let Ok(view) = View::read_last(log, b.window, self.limits.scan_lines_max) else {
+            return Vec::new();
+        };
+        let counted = (b.lines as usize).min(view.lines.len());
+        let served = (b.served as usize).min(counted);
+        view.extents()
+            .take(counted)
+            .skip(counted - served)
+            .collect()
+    }
+
     fn read(
         &self,
         state: &mut ShippedState,
@@ -272,6 +293,7 @@ impl ShippedEngine {
             ));
         }
 
+        let mut body_range = 0..0;
         let text = if row == Row::NoNew {
             format!(
                 "(no new lines since last read — log at {total} {}){tail}",
@@ -279,6 +301,9 @@ impl ShippedEngine {
             )
         } else {
             let mut text = header.map(|h| h + "\n").unwrap_or_default();
+            if !selected.is_empty() {
+                body_range = text.len()..text.len() + body.len();
+            }
             text.push_str(&body);
             if !notes.is_empty() {
                 text.push_str(&format!("\n\n({})", notes.join("; ")));
@@ -334,6 +359,7 @@ impl ShippedEngine {
         };
         Reply {
             text,
+            body: body_range,
             is_error: false,
             kind,
             reset,

@@ -263,7 +263,9 @@ impl Oracle {
         }
         let text_lines: HashSet<&str> = reply.text.split('\n').collect();
         for l in &view {
-            let unique = l.text.starts_with('u') || l.text.starts_with('c');
+            // Truncation can cut a line into another's text: only a text found once is unique.
+            let unique = (l.text.starts_with('u') || l.text.starts_with('c'))
+                && view.iter().filter(|o| o.text == l.text).count() == 1;
             if unique && text_lines.contains(l.text.as_str()) && !raw {
                 assert!(
                     shown.contains(&l),

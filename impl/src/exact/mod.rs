@@ -74,8 +74,18 @@ pub struct ExactEngine {
 }
 
 impl ExactEngine {
+    /// An exact engine with these limits.
+    ///
+    /// # Panics
+    /// When the limits break a relation the guarantees rest on ([`Limits::validate`]); use
+    /// [`ExactEngine::try_new`] for limits that come from a user.
     pub fn new(limits: Limits) -> Self {
-        ExactEngine { limits }
+        Self::try_new(limits).unwrap_or_else(|why| panic!("invalid limits: {why}"))
+    }
+
+    pub fn try_new(limits: Limits) -> Result<Self, String> {
+        limits.validate()?;
+        Ok(ExactEngine { limits })
     }
 }
 
@@ -110,6 +120,8 @@ pub(crate) struct Scan {
     pub partial: Option<usize>,
     /// Index in `view.lines` of the window's first line.
     pub window_start: usize,
+    /// Whether the job may still write to the log's last line.
+    pub still_writing: bool,
 }
 
 impl Engine for ExactEngine {
@@ -121,6 +133,24 @@ impl Engine for ExactEngine {
 
     fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The content lines of the log that lie inside the bookmark's coverage.
+    fn believed_shown(
+        &self,
+        state: &ExactState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+    ) -> Vec<(u64, u64)> {
+        let Some(b) = state.get(job.id) else {
+            return Vec::new();
+        };
+        let Ok(view) = View::read_last(log, u64::MAX, usize::MAX) else {
+            return Vec::new();
+        };
+        view.extents()
+            .filter(|&(start, end)| b.coverage.covers(start, end))
+            .collect()
     }
 
     fn read(
@@ -176,7 +206,11 @@ impl Engine for ExactEngine {
         };
         let generation = start.generation;
         let outcome = render::respond(&self.limits, job, request, lines, window, &scan, start);
-        let settled_end = unterminated_tail_start(&scan.view).unwrap_or(stat.size);
+        // An unterminated last segment may still grow into a new line while the job runs.
+        let settled_end = match unterminated_tail_start(&scan.view) {
+            Some(start) if scan.still_writing => start,
+            _ => stat.size,
+        };
         state.put(
             job.id,
             ExactBookmark {
@@ -244,6 +278,7 @@ impl ExactEngine {
             complete,
             partial,
             window_start,
+            still_writing,
         })
     }
 

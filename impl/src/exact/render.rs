@@ -2,8 +2,8 @@
 
 use super::{Coverage, Scan};
 use crate::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
-use crate::condense::{build_emissions, common_notes, AnsiFlavor, Emission};
-use crate::js::{format_bytes, group_thousands, plural};
+use crate::condense::{build_emissions, common_notes, Emission, Style};
+use crate::js::{format_bytes, group_thousands, plural, utf16_len};
 use crate::limits::Limits;
 use serde_json::{Map, Value};
 
@@ -103,13 +103,15 @@ pub(crate) fn respond(
     }
     shown_complete.sort_unstable();
 
-    // Coverage gains exactly the shown complete lines; runs are rebuilt over the window, where
-    // every shown line lies, so that lines already covered join the new ones.
+    // Coverage gains exactly the shown complete lines. Runs are rebuilt over the window, where
+    // every shown line lies, and the content line just above it, so that covered lines join
+    // across the blank and wrapper lines between them instead of fragmenting the coverage.
     let mut coverage = start.coverage.clone();
-    if let Some(first) = window_lines.clone().next() {
+    if !window_lines.is_empty() {
+        let from = scan.window_start.saturating_sub(1);
         let mut runs: Vec<(u64, u64)> = Vec::new();
         let mut run_open = false;
-        for i in window_lines.clone() {
+        for i in from..scan.complete {
             let l = &view.lines[i];
             if covered_before(i) || shown_complete.binary_search(&i).is_ok() {
                 if run_open {
@@ -122,7 +124,7 @@ pub(crate) fn respond(
                 run_open = false;
             }
         }
-        coverage.rebuild_from(view.offset(&view.lines[first]), &runs);
+        coverage.rebuild_from(view.offset(&view.lines[from]), &runs);
     }
     let forgotten = coverage.forget_oldest(limits.coverage_ranges_max) as u64;
 
@@ -185,8 +187,12 @@ pub(crate) fn respond(
     let reset_words = start.reset.map(reset_words);
     let first_read = !continuing && start.reset.is_none();
     let mut text = String::new();
+    let mut body_range = 0..0;
     match (&body, request.raw) {
         (Some(body), true) => {
+            if !shown_complete.is_empty() || partial_shown {
+                body_range = 0..body.len();
+            }
             text.push_str(body);
             if let Some(words) = reset_words {
                 notes.insert(0, format!("{words}, so the bookmark started over"));
@@ -221,10 +227,9 @@ pub(crate) fn respond(
                 None if first_read => "first read: ".to_owned(),
                 None => String::new(),
             };
-            text.push_str(&format!(
-                "{prefix}{} — {log_words}\n{body}",
-                what.join(", ")
-            ));
+            text.push_str(&format!("{prefix}{} — {log_words}\n", what.join(", ")));
+            body_range = text.len()..text.len() + body.len();
+            text.push_str(body);
         }
         (None, _) => {
             let prefix = match reset_words {
@@ -310,6 +315,7 @@ pub(crate) fn respond(
     Outcome {
         reply: Reply {
             text,
+            body: body_range,
             is_error: false,
             kind,
             reset: start.reset,
@@ -394,8 +400,9 @@ struct Condensed {
 /// the budget, with a marker between runs that are not adjacent in the view.
 ///
 /// Budget: Σ(emission or marker length + 1) ≤ `text_budget`, as upstream counts, so the body
-/// (joined by `\n`) is at most `text_budget − 1` units. The newest emission always fits
-/// (`Limits::validate`), which is what makes every read make progress.
+/// (joined by `\n`) is at most `text_budget − 1` units. The newest complete line's emission
+/// always fits (`Limits::validate`), and the partial line yields to it, which is what makes
+/// every read make progress.
 fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> Condensed {
     let view = &scan.view;
     let mut runs: Vec<Run> = Vec::new();
@@ -416,32 +423,20 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
             .iter()
             .map(|&i| view.text(&view.lines[i]).replace('\0', "\u{2400}"))
             .collect();
-        for emission in build_emissions(&texts, limits, AnsiFlavor::Complete).list {
+        for emission in build_emissions(&texts, limits, Style::Exact).list {
             items.push(Item { run: r, emission });
         }
     }
-    let gap_between = |older: usize, newer: usize| -> usize {
-        runs[newer].lines[0] - runs[older].lines.last().expect("a run has lines") - 1
-    };
-
-    // Walk newest → oldest; stop at the first emission that does not fit.
-    let mut total = 0usize;
-    let mut kept_from = items.len();
-    let mut last_run: Option<usize> = None;
-    for (idx, item) in items.iter().enumerate().rev() {
-        let mut cost = item.emission.cost();
-        if let Some(newer) = last_run.filter(|&r| r != item.run) {
-            let gap = gap_between(item.run, newer);
-            if gap > 0 {
-                cost += marker(gap).chars().map(char::len_utf16).sum::<usize>() + 1;
-            }
-        }
-        if total + cost > limits.text_budget {
-            break;
-        }
-        total += cost;
-        kept_from = idx;
-        last_run = Some(item.run);
+    let mut kept_from = keep_newest(&items, &runs, limits.text_budget);
+    // The partial line is the newest emission, but the newest *complete* line has priority:
+    // when the partial line (and the marker before it) crowds that line out, it is dropped.
+    let complete_items = items.len() - usize::from(scan.partial.is_some());
+    let partial_crowded_out =
+        scan.partial.is_some() && complete_items > 0 && kept_from >= complete_items;
+    if partial_crowded_out {
+        items.pop();
+        runs.pop();
+        kept_from = keep_newest(&items, &runs, limits.text_budget);
     }
 
     let kept = &items[kept_from..];
@@ -451,7 +446,7 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
     let (mut ansi, mut folds, mut capped) = (0, 0, 0);
     for (k, item) in kept.iter().enumerate() {
         if k > 0 && kept[k - 1].run != item.run {
-            let gap = gap_between(kept[k - 1].run, item.run);
+            let gap = gap_between(&runs, kept[k - 1].run, item.run);
             if gap > 0 {
                 out.push(marker(gap));
             }
@@ -469,12 +464,48 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
         folds += usize::from(item.emission.count > 1);
         capped += usize::from(item.emission.line_capped);
     }
+    let mut notes = common_notes(ansi, folds, capped, limits);
+    if partial_crowded_out {
+        notes.push(
+            "a partial last line is being written; it did not fit the budget this time".into(),
+        );
+    }
     Condensed {
         body: out.join("\n"),
         shown,
         partial_shown,
-        notes: common_notes(ansi, folds, capped, limits),
+        notes,
     }
+}
+
+/// How many content lines lie between two runs (all of them already shown).
+fn gap_between(runs: &[Run], older: usize, newer: usize) -> usize {
+    runs[newer].lines[0] - runs[older].lines.last().expect("a run has lines") - 1
+}
+
+/// Walks the emissions newest → oldest, charging each its length + 1 and a marker where it
+/// is not adjacent to the newer one kept; stops at the first that does not fit. Returns the
+/// index of the oldest emission kept (`items.len()` when none fits).
+fn keep_newest(items: &[Item], runs: &[Run], budget: usize) -> usize {
+    let mut total = 0usize;
+    let mut kept_from = items.len();
+    let mut last_run: Option<usize> = None;
+    for (idx, item) in items.iter().enumerate().rev() {
+        let mut cost = item.emission.cost();
+        if let Some(newer) = last_run.filter(|&r| r != item.run) {
+            let gap = gap_between(runs, item.run, newer);
+            if gap > 0 {
+                cost += utf16_len(&marker(gap)) + 1;
+            }
+        }
+        if total + cost > budget {
+            break;
+        }
+        total += cost;
+        kept_from = idx;
+        last_run = Some(item.run);
+    }
+    kept_from
 }
 
 fn marker(gap: usize) -> String {

@@ -1,0 +1,486 @@
+//! A stateright model of one job's log read by one agent, driving the **real** engines.
+//!
+//! The state is the log as a few line kinds, what the agent was really delivered (a ghost
+//! taken from each reply and checked against its text), the engine's bookmarks, and the
+//! verdicts on the last reply. Actions append, write and complete a partial line, read
+//! (condensed for each configured `lines`, and raw), change the view, truncate, rewrite in
+//! place, and finish the job. Each read calls the engine from the `bgtail` crate on the
+//! rendered bytes: there is no second copy of the read logic here.
+//!
+//! The contract's guarantees (`shared/design/exact-engine.md`) are `always` properties; the
+//! paths they need to be meaningful are `sometimes` properties, so a model that never reaches
+//! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
+//! vacuously.
+
+mod ghost;
+
+use bgtail::source::SliceLog;
+use bgtail::{Engine, ExactEngine, Job, Limits, Request, ShippedEngine};
+use ghost::{Ghost, Verdict};
+use stateright::{Model, Property};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+pub use ghost::Verdict as ReplyVerdict;
+
+/// The id and path every read uses.
+pub const JOB_ID: &str = "model-1-1";
+pub const JOB_PATH: &str = "/model/job.log";
+
+/// What a line of the model's log looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum LineKind {
+    /// A short line, unique in the log.
+    Short,
+    /// A line longer than the per-line cap.
+    Long,
+    /// The same text every time, so that three in a row fold.
+    Repeated,
+    /// Whitespace only: not a content line.
+    Blank,
+    /// A line in the wrapper's `__BGRUN_` namespace: not a content line.
+    Wrapper,
+    /// A partial line the job has finished: the partial text and `PARTIAL_REST`.
+    Completed,
+}
+
+/// A step of the model: what the agent or the job does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Action {
+    /// The job writes a complete line.
+    Append(LineKind),
+    /// The job writes the first part of a line, without its newline.
+    WritePartial,
+    /// The job finishes the partial line.
+    CompletePartial,
+    /// A condensed read with this `lines` (wider than before is the widening).
+    Read(u8),
+    /// A raw read with this `lines`.
+    RawRead(u8),
+    /// The agent passes this `bytes` view from now on (`None`: the default).
+    SetView(Option<u16>),
+    /// The log is cut to its first half (a new generation).
+    Truncate,
+    /// The log is rewritten in place with other bytes of the same length.
+    Rewrite,
+    /// The job exits: its trailing line, if any, is complete from now on.
+    Finish,
+}
+
+/// Which engine the model drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    Exact,
+    Shipped,
+}
+
+/// The bound and the action families of one model.
+#[derive(Clone, Debug)]
+pub struct ModelConfig {
+    /// The engine's limits, scaled down so that a few short lines reach every path.
+    pub limits: Limits,
+    /// At most this many lines (complete or partial) in the log.
+    pub max_lines: u8,
+    /// At most this many reads (condensed and raw).
+    pub max_reads: u8,
+    /// At most this many truncations and rewrites together.
+    pub max_resets: u8,
+    /// The `lines` of condensed reads.
+    pub read_lines: Vec<u8>,
+    /// The `lines` of raw reads (empty: no raw reads).
+    pub raw_lines: Vec<u8>,
+    /// The `bytes` views the agent may switch to (empty: never changes the view).
+    pub views: Vec<u16>,
+    /// The kinds of complete lines the job appends.
+    pub kinds: Vec<LineKind>,
+    pub partial_lines: bool,
+    pub truncate: bool,
+    pub rewrite: bool,
+    pub finish: bool,
+}
+
+impl ModelConfig {
+    /// Limits small enough that two long lines overflow the budget and two disjoint covered
+    /// runs overflow the coverage (one range kept).
+    pub fn tiny_limits() -> Limits {
+        Limits {
+            text_budget: 40,
+            line_cap: 8,
+            coverage_ranges_max: 1,
+            view_default: 4096,
+            view_max: 4096,
+            scan_lines_max: 64,
+            ..Limits::default()
+        }
+    }
+
+    /// The configuration CI checks the exact engine on: every action family, content lines
+    /// of three kinds, up to 4 lines, 3 reads and 1 reset.
+    pub fn ci() -> Self {
+        ModelConfig {
+            limits: Self::tiny_limits(),
+            max_lines: 4,
+            max_reads: 3,
+            max_resets: 1,
+            read_lines: vec![1, 2, 4],
+            raw_lines: vec![1],
+            views: vec![12],
+            kinds: vec![LineKind::Short, LineKind::Long, LineKind::Repeated],
+            partial_lines: true,
+            truncate: true,
+            rewrite: true,
+            finish: true,
+        }
+    }
+
+    /// The second CI configuration: blank and wrapper lines among content lines, up to 3 lines,
+    /// 3 reads and 1 reset.
+    pub fn ci_non_content() -> Self {
+        ModelConfig {
+            max_lines: 3,
+            kinds: vec![
+                LineKind::Short,
+                LineKind::Blank,
+                LineKind::Wrapper,
+                LineKind::Repeated,
+            ],
+            ..Self::ci()
+        }
+    }
+
+    /// Issue #28's world: appends and condensed reads of two widths, nothing else. The
+    /// shipped engine's gap symptom needs only this.
+    pub fn issue_28_gap() -> Self {
+        ModelConfig {
+            limits: Self::tiny_limits(),
+            max_lines: 4,
+            max_reads: 3,
+            max_resets: 0,
+            read_lines: vec![1, 3],
+            raw_lines: vec![],
+            views: vec![],
+            kinds: vec![LineKind::Short],
+            partial_lines: false,
+            truncate: false,
+            rewrite: false,
+            finish: false,
+        }
+    }
+
+    /// Issue #28's cap symptom: long lines that overflow the budget, condensed reads.
+    pub fn issue_28_cap() -> Self {
+        ModelConfig {
+            kinds: vec![LineKind::Short, LineKind::Long],
+            read_lines: vec![1, 2],
+            ..Self::issue_28_gap()
+        }
+    }
+
+    /// A deeper bound for the command line: four kinds, up to 5 lines and 3 reads.
+    pub fn deep() -> Self {
+        ModelConfig {
+            max_lines: 5,
+            kinds: vec![
+                LineKind::Short,
+                LineKind::Long,
+                LineKind::Repeated,
+                LineKind::Blank,
+            ],
+            ..Self::ci()
+        }
+    }
+}
+
+/// The model's state: the log, the ghost of what was delivered, the engine's bookmarks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TailState<S> {
+    /// Complete lines, oldest first.
+    pub lines: Vec<LineKind>,
+    /// Whether a partial line (the start of line `lines.len()`) ends the log.
+    pub partial: bool,
+    /// Flipped by a rewrite: every line's text changes, its length does not.
+    pub variant: bool,
+    pub running: bool,
+    /// The `bytes` the agent passes.
+    pub view: Option<u16>,
+    pub reads: u8,
+    pub resets: u8,
+    /// The engine's bookmarks.
+    pub engine: S,
+    pub ghost: Ghost,
+    /// The verdicts on the last reply (cleared by every other action).
+    pub last: Verdict,
+}
+
+/// The model: an engine, and the bound.
+pub struct TailModel<E> {
+    pub engine: E,
+    pub config: ModelConfig,
+}
+
+impl TailModel<ExactEngine> {
+    pub fn exact(config: ModelConfig) -> Self {
+        TailModel {
+            engine: ExactEngine::new(config.limits.clone()),
+            config,
+        }
+    }
+}
+
+impl TailModel<ShippedEngine> {
+    pub fn shipped(config: ModelConfig) -> Self {
+        TailModel {
+            engine: ShippedEngine::new(config.limits.clone()),
+            config,
+        }
+    }
+}
+
+/// The bytes of the log a state describes, and where each line starts.
+pub struct Rendered {
+    pub bytes: Vec<u8>,
+    /// Start offset of every line (complete ones, then the partial one), by index.
+    pub starts: Vec<u64>,
+}
+
+/// A line's text. Unique per index for short and long lines; a rewrite (`variant`) changes
+/// one character and keeps the length.
+pub fn line_text(index: usize, kind: LineKind, variant: bool, limits: &Limits) -> String {
+    let c = if variant { 't' } else { 's' };
+    match kind {
+        LineKind::Short => format!("{c}{index}"),
+        LineKind::Long => format!("{c}{index}{}", "x".repeat(limits.line_cap + 2)),
+        LineKind::Repeated => if variant { "Again" } else { "again" }.to_owned(),
+        LineKind::Blank => "  ".to_owned(),
+        LineKind::Wrapper => if variant { "__BGRUN_Y" } else { "__BGRUN_X" }.to_owned(),
+        LineKind::Completed => format!("{}{PARTIAL_REST}", partial_text(index, variant)),
+    }
+}
+
+/// The first part of the partial line at `index`; completing it appends `PARTIAL_REST`.
+pub fn partial_text(index: usize, variant: bool) -> String {
+    format!("{}{index}", if variant { 'q' } else { 'p' })
+}
+pub const PARTIAL_REST: &str = "-done";
+
+impl<S> TailState<S> {
+    pub fn render(&self, limits: &Limits) -> Rendered {
+        let mut bytes = Vec::new();
+        let mut starts = Vec::with_capacity(self.lines.len() + 1);
+        for (i, &kind) in self.lines.iter().enumerate() {
+            starts.push(bytes.len() as u64);
+            bytes.extend_from_slice(line_text(i, kind, self.variant, limits).as_bytes());
+            bytes.push(b'\n');
+        }
+        if self.partial {
+            starts.push(bytes.len() as u64);
+            bytes.extend_from_slice(partial_text(self.lines.len(), self.variant).as_bytes());
+        }
+        Rendered { bytes, starts }
+    }
+}
+
+impl<E> Model for TailModel<E>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    type State = TailState<E::State>;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<Self::State> {
+        vec![TailState {
+            lines: Vec::new(),
+            partial: false,
+            variant: false,
+            running: true,
+            view: None,
+            reads: 0,
+            resets: 0,
+            engine: E::State::default(),
+            ghost: Ghost::default(),
+            last: Verdict::default(),
+        }]
+    }
+
+    fn actions(&self, state: &Self::State, actions: &mut Vec<Self::Action>) {
+        let c = &self.config;
+        let room = state.lines.len() + usize::from(state.partial) < c.max_lines as usize;
+        if state.running && !state.partial && room {
+            actions.extend(c.kinds.iter().map(|&k| Action::Append(k)));
+            if c.partial_lines {
+                actions.push(Action::WritePartial);
+            }
+        }
+        if state.partial && state.running {
+            actions.push(Action::CompletePartial);
+        }
+        if state.reads < c.max_reads {
+            actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
+            actions.extend(c.raw_lines.iter().map(|&n| Action::RawRead(n)));
+        }
+        for &v in &c.views {
+            let next = if state.view == Some(v) { None } else { Some(v) };
+            actions.push(Action::SetView(next));
+        }
+        let has_bytes = !state.lines.is_empty() || state.partial;
+        if state.resets < c.max_resets && has_bytes {
+            if c.truncate {
+                actions.push(Action::Truncate);
+            }
+            if c.rewrite {
+                actions.push(Action::Rewrite);
+            }
+        }
+        if c.finish && state.running {
+            actions.push(Action::Finish);
+        }
+    }
+
+    fn next_state(&self, last: &Self::State, action: Self::Action) -> Option<Self::State> {
+        let mut s = last.clone();
+        s.last = Verdict::default();
+        match action {
+            Action::Append(kind) => s.lines.push(kind),
+            Action::WritePartial => s.partial = true,
+            Action::CompletePartial => {
+                // The completed line keeps the partial line's start; its text grows.
+                s.partial = false;
+                s.lines.push(LineKind::Completed);
+            }
+            Action::SetView(v) => s.view = v,
+            Action::Truncate => {
+                s.lines.truncate(s.lines.len() / 2);
+                s.partial = false;
+                s.resets += 1;
+            }
+            Action::Rewrite => {
+                s.variant = !s.variant;
+                s.resets += 1;
+            }
+            Action::Finish => s.running = false,
+            Action::Read(n) => self.read(&mut s, n, false),
+            Action::RawRead(n) => self.read(&mut s, n, true),
+        }
+        Some(s)
+    }
+
+    fn properties(&self) -> Vec<Property<Self>> {
+        vec![
+            Property::always("nothing lost", |_, s: &Self::State| !s.last.lost),
+            Property::always("progress", |_, s: &Self::State| !s.last.stalled),
+            Property::always("repeats bounded", |_, s: &Self::State| !s.last.repeated),
+            Property::always("honest counts", |_, s: &Self::State| !s.last.dishonest),
+            Property::always("bounded output", |_, s: &Self::State| !s.last.over_budget),
+            Property::sometimes("a widening returned earlier lines", |_, s: &Self::State| {
+                s.last.earlier_returned
+            }),
+            Property::sometimes("the budget left lines out", |_, s: &Self::State| {
+                s.last.left_out
+            }),
+            Property::sometimes("a reset was reported", |_, s: &Self::State| {
+                s.last.reset_reported
+            }),
+            Property::sometimes("a partial line was completed", |_, s: &Self::State| {
+                s.last.partial_completed
+            }),
+            Property::sometimes("coverage overflow forgot a range", |_, s: &Self::State| {
+                s.last.forgot
+            }),
+            Property::sometimes("a fold was emitted", |_, s: &Self::State| s.last.folded),
+        ]
+    }
+
+    fn within_boundary(&self, s: &Self::State) -> bool {
+        let c = &self.config;
+        s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
+            && s.reads <= c.max_reads
+            && s.resets <= c.max_resets
+    }
+}
+
+impl<E: Engine> TailModel<E> {
+    /// One read through the real engine, judged by the ghost.
+    fn read(&self, s: &mut TailState<E::State>, lines: u8, raw: bool) {
+        s.reads += 1;
+        let limits = &self.config.limits;
+        let rendered = s.render(limits);
+        let log = SliceLog {
+            bytes: &rendered.bytes,
+            file_number: 0,
+        };
+        let request = Request {
+            lines: Some(f64::from(lines)),
+            raw,
+            bytes: s.view.map(f64::from),
+            peek: true,
+            running: s.running,
+            elapsed_secs: None,
+        };
+        let job = Job {
+            id: JOB_ID,
+            path: JOB_PATH,
+        };
+        let reply = self
+            .engine
+            .read(&mut s.engine, job, &log, &request)
+            .expect("the model's id is valid");
+        let believed = self.engine.believed_shown(&s.engine, job, &log);
+        s.last = s.ghost.judge(
+            &ghost::ReadContext {
+                limits,
+                rendered: &rendered,
+                lines: &s.lines,
+                partial: s.partial,
+                variant: s.variant,
+                running: s.running,
+                view: s.view,
+                lines_requested: lines as usize,
+                raw,
+            },
+            &reply,
+            &believed,
+        );
+    }
+}
+
+/// The shortest action sequences (breadth first, actions in the model's order) that make
+/// `property` fail — or, for a `sometimes` property, hold. Single-threaded and deterministic,
+/// unlike a parallel checker's discovery, so a test can pin its length.
+pub fn shortest_discovery<M>(model: &M, property: &'static str) -> Option<Vec<M::Action>>
+where
+    M: Model,
+    M::State: Hash + Eq + Clone,
+    M::Action: Clone,
+{
+    let prop = model.property(property);
+    let fires = |s: &M::State| match prop.expectation {
+        stateright::Expectation::Always | stateright::Expectation::Eventually => {
+            !(prop.condition)(model, s)
+        }
+        stateright::Expectation::Sometimes => (prop.condition)(model, s),
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut frontier: Vec<(M::State, Vec<M::Action>)> = model
+        .init_states()
+        .into_iter()
+        .map(|s| (s, Vec::new()))
+        .collect();
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for (state, path) in frontier {
+            if fires(&state) {
+                return Some(path);
+            }
+            for (action, successor) in model.next_steps(&state) {
+                if model.within_boundary(&successor) && seen.insert(successor.clone()) {
+                    let mut p = path.clone();
+                    p.push(action);
+                    next.push((successor, p));
+                }
+            }
+        }
+        frontier = next;
+    }
+    None
+}

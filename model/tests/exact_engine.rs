@@ -1,0 +1,90 @@
+//! The exact engine keeps every guarantee of the contract on the CI bounds, and reaches every
+//! path the guarantees are about. Each check pins its unique state count: a change in the
+//! engine or the model that changes the space shows here first.
+
+use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
+use stateright::{Checker, Model};
+
+#[test]
+fn exact_keeps_the_contract_up_to_4_lines_3_reads_1_reset() {
+    let checker = TailModel::exact(ModelConfig::ci())
+        .checker()
+        .threads(2)
+        .spawn_dfs()
+        .join();
+    checker.assert_properties();
+    assert_eq!(checker.unique_state_count(), 3_042_151);
+}
+
+#[test]
+fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_3_reads_1_reset() {
+    let checker = TailModel::exact(ModelConfig::ci_non_content())
+        .checker()
+        .threads(2)
+        .spawn_dfs()
+        .join();
+    checker.assert_properties();
+    assert_eq!(checker.unique_state_count(), 353_022);
+}
+
+/// Literal paths to each path the guarantees are about, replayed through the real engine.
+#[test]
+fn exact_reaches_every_interesting_path_by_a_literal_action_list() {
+    let config = ModelConfig {
+        max_lines: 3,
+        ..ModelConfig::ci()
+    };
+    let checker = TailModel::exact(config)
+        .checker()
+        .threads(2)
+        .spawn_bfs()
+        .join();
+    checker.assert_discovery(
+        "a widening returned earlier lines",
+        vec![Append(Short), Append(Short), Read(1), Read(2)],
+    );
+    checker.assert_discovery(
+        "the budget left lines out",
+        vec![Append(Long), Append(Long), Read(2)],
+    );
+    checker.assert_discovery(
+        "a reset was reported",
+        vec![Append(Short), Read(1), Truncate, Read(1)],
+    );
+    checker.assert_discovery(
+        "a partial line was completed",
+        vec![WritePartial, Read(1), CompletePartial, Read(1)],
+    );
+    checker.assert_discovery(
+        "coverage overflow forgot a range",
+        vec![
+            Append(Short),
+            Read(1),
+            Append(Short),
+            Append(Short),
+            Read(1),
+        ],
+    );
+    checker.assert_discovery(
+        "a fold was emitted",
+        vec![
+            Append(Repeated),
+            Append(Repeated),
+            Append(Repeated),
+            Read(4),
+        ],
+    );
+}
+
+#[test]
+fn the_model_is_bounded_by_its_counters() {
+    let model = TailModel::exact(ModelConfig::ci());
+    let mut state = model.init_states().remove(0);
+    for _ in 0..10 {
+        state = model.next_state(&state, Append(Short)).unwrap();
+    }
+    assert!(
+        !model.within_boundary(&state),
+        "more lines than max_lines is outside"
+    );
+}

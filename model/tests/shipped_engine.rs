@@ -1,0 +1,62 @@
+//! The checker rediscovers both symptoms of issue #28 in the shipped engine by itself, and the
+//! shortest counterexamples are pinned.
+
+use bgtail_model::{shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
+use stateright::{Checker, Model};
+
+/// The gap symptom: a delta read shows fewer lines than were appended (upstream's D2) and
+/// shrinks `served` to `lines`, so the following widening slices from the forgotten run and
+/// sends line 0 again — #28's 13-line reproduction (`lines:5`, append 3, `lines:2`, `lines:4`)
+/// at its smallest: one line read, two appended, `lines:1` shows the newest, `lines:3` widens.
+#[test]
+fn shipped_repeats_a_line_after_a_narrow_delta_read_the_gap_symptom() {
+    let model = TailModel::shipped(ModelConfig::issue_28_gap());
+    let shortest = vec![
+        Append(Short),
+        Read(1),
+        Append(Short),
+        Append(Short),
+        Read(1),
+        Read(3),
+    ];
+    assert_eq!(
+        shortest_discovery(&model, "repeats bounded"),
+        Some(shortest.clone())
+    );
+    let checker = model.checker().spawn_bfs().join();
+    checker.assert_discovery("repeats bounded", shortest);
+    assert_eq!(checker.unique_state_count(), 102);
+}
+
+/// The cap symptom: two lines that together overflow the budget; upstream's condenser keeps
+/// the oldest and the bookmark counts both as shown, so the newest is never delivered — #28's
+/// 979-line `lines:400` read at its smallest.
+#[test]
+fn shipped_hides_the_newest_line_behind_the_budget_the_cap_symptom() {
+    let model = TailModel::shipped(ModelConfig::issue_28_cap());
+    let shortest = vec![Append(Long), Append(Long), Read(2)];
+    assert_eq!(
+        shortest_discovery(&model, "nothing lost"),
+        Some(shortest.clone())
+    );
+    let checker = model.checker().spawn_bfs().join();
+    checker.assert_discovery("nothing lost", shortest);
+    assert_eq!(checker.unique_state_count(), 1_137);
+}
+
+/// The same two worlds hold no counterexample for the exact engine.
+#[test]
+fn exact_has_neither_symptom_in_the_same_worlds() {
+    for config in [ModelConfig::issue_28_gap(), ModelConfig::issue_28_cap()] {
+        let checker = TailModel::exact(config).checker().spawn_bfs().join();
+        for property in [
+            "nothing lost",
+            "progress",
+            "repeats bounded",
+            "honest counts",
+            "bounded output",
+        ] {
+            checker.assert_no_discovery(property);
+        }
+    }
+}
