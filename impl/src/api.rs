@@ -23,13 +23,21 @@ pub struct Job<'a> {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Request {
     /// How many lines to show; absent means the default (40).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "js_number"
+    )]
     pub lines: Option<f64>,
     /// Skip condensing and return the verbatim window.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub raw: bool,
     /// The view: how many bytes at the end of the log are searched.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "js_number"
+    )]
     pub bytes: Option<f64>,
     /// Read the log even though the job is still running (0.8.0).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -40,6 +48,17 @@ pub struct Request {
     /// Seconds since the job started, for the running-job state line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elapsed_secs: Option<f64>,
+}
+
+/// Writes a number as JavaScript prints it: `40`, not `40.0`.
+pub fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
+            s.serialize_i64(*v as i64)
+        }
+        Some(v) => s.serialize_f64(*v),
+        None => s.serialize_none(),
+    }
 }
 
 impl Request {

@@ -16,9 +16,11 @@ pub mod exact;
 pub mod js;
 pub mod limits;
 pub mod pi_session;
+pub mod replay;
 pub mod shipped;
 pub mod source;
 pub mod tail;
+pub mod trace;
 pub mod view;
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};

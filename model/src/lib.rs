@@ -15,6 +15,7 @@
 mod ghost;
 
 use bgtail::source::SliceLog;
+use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::{Engine, ExactEngine, Job, Limits, Request, ShippedEngine};
 use ghost::{Ghost, Verdict};
 use stateright::{Model, Property};
@@ -483,4 +484,98 @@ where
         frontier = next;
     }
     None
+}
+
+impl<E: Engine> TailModel<E> {
+    /// A path of the model as a replayable trace: the same bytes, the same reads, the
+    /// model's limits in the header.
+    pub fn to_trace(&self, actions: &[Action], name: &str, description: &str) -> Trace {
+        let limits = &self.config.limits;
+        let mut events = Vec::new();
+        let mut lines: usize = 0;
+        let mut partial = false;
+        let mut variant = false;
+        let mut view: Option<u16> = None;
+        let mut state: TailState<()> = TailState {
+            lines: Vec::new(),
+            partial: false,
+            variant: false,
+            running: true,
+            view: None,
+            reads: 0,
+            resets: 0,
+            engine: (),
+            ghost: Ghost::default(),
+            last: Verdict::default(),
+        };
+        for action in actions {
+            match action {
+                Action::Append(kind) => {
+                    let text = format!("{}\n", line_text(lines, *kind, variant, limits));
+                    events.push(Event::Append(Write::new(None, text.as_bytes())));
+                    state.lines.push(*kind);
+                    lines += 1;
+                }
+                Action::WritePartial => {
+                    events.push(Event::Append(Write::new(
+                        None,
+                        partial_text(lines, variant).as_bytes(),
+                    )));
+                    partial = true;
+                }
+                Action::CompletePartial => {
+                    events.push(Event::Append(Write::new(
+                        None,
+                        format!("{PARTIAL_REST}\n").as_bytes(),
+                    )));
+                    state.lines.push(LineKind::Completed);
+                    lines += 1;
+                    partial = false;
+                }
+                Action::Read(n) | Action::RawRead(n) => events.push(Event::Read(trace::Read {
+                    lines: Some(f64::from(*n)),
+                    raw: matches!(action, Action::RawRead(_)),
+                    bytes: view.map(f64::from),
+                    ..trace::Read::default()
+                })),
+                Action::SetView(v) => view = *v,
+                Action::Truncate => {
+                    state.lines.truncate(lines / 2);
+                    lines = state.lines.len();
+                    partial = false;
+                    state.partial = false;
+                    let len = state.render(limits).bytes.len() as u64;
+                    events.push(Event::Truncate(trace::Truncate { t: None, len }));
+                }
+                Action::Rewrite => {
+                    variant = !variant;
+                    state.variant = variant;
+                    state.partial = partial;
+                    let bytes = state.render(limits).bytes;
+                    events.push(Event::Rewrite(Write::new(None, &bytes)));
+                }
+                Action::Finish => events.push(Event::Exit(trace::Exit {
+                    t: None,
+                    code: 0,
+                    marker: false,
+                })),
+            }
+            state.partial = partial;
+        }
+        Trace {
+            header: trace::Header {
+                bgtail_trace: trace::VERSION,
+                name: name.to_owned(),
+                source: trace::Source::Counterexample,
+                description: description.to_owned(),
+                command: None,
+                machine: None,
+                job_id: JOB_ID.to_owned(),
+                log_path: JOB_PATH.to_owned(),
+                limits: Some(limits.clone()),
+                running_gate: false,
+            },
+            events,
+        }
+    }
 }

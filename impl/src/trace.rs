@@ -1,0 +1,395 @@
+//! Job traces: a log's life (appends, truncation, replacement, the job's exit) and the reads an
+//! agent made of it, with what upstream replied where that was recorded.
+//!
+//! Format: JSON Lines, version 1. The first line is the [`Header`], every other line one
+//! [`Event`] tagged by `"event"`. Pure: parsing and writing text; no files.
+//!
+//! ```text
+//! {"bgtail_trace":1,"name":"gap-13","source":"hand-written","description":"#28's gap"}
+//! {"event":"append","text":"line-1\n"}
+//! {"event":"read","lines":5}
+//! {"event":"exit","code":0}
+//! ```
+
+use crate::api::Request;
+use crate::limits::Limits;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The format version this code reads and writes.
+pub const VERSION: u32 = 1;
+
+/// How a trace came to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// Recorded from a real command by `bgtail record`.
+    Recorded,
+    /// Imported from a captured agent session.
+    Imported,
+    /// Exported by the model checker.
+    Counterexample,
+    /// Written by hand.
+    HandWritten,
+}
+
+/// The first line of a trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Header {
+    /// Always [`VERSION`].
+    pub bgtail_trace: u32,
+    pub name: String,
+    pub source: Source,
+    #[serde(default)]
+    pub description: String,
+    /// The command that produced the log, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
+    /// Where it ran (`uname`, tool versions), when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    /// The job id and log path the reads use (upstream prints both).
+    #[serde(default = "default_job_id")]
+    pub job_id: String,
+    #[serde(default = "default_log_path")]
+    pub log_path: String,
+    /// Engine limits, when not upstream's (model counterexamples use tiny ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Limits>,
+    /// Whether reads of a running job are gated (0.8.0). Off for traces of 0.7.x sessions,
+    /// whose agents read the running job: every read then passes `peek`.
+    #[serde(default)]
+    pub running_gate: bool,
+}
+
+fn default_job_id() -> String {
+    "job-1-1".into()
+}
+
+fn default_log_path() -> String {
+    "/jobs/job-1-1.log".into()
+}
+
+/// What upstream replied to a read, when it was recorded.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+}
+
+/// A read, with upstream's parameters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Read {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<u64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::api::js_number"
+    )]
+    pub lines: Option<f64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub raw: bool,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::api::js_number"
+    )]
+    pub bytes: Option<f64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub peek: bool,
+    /// Upstream's recorded reply, which the shipped engine must reproduce byte for byte.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expected>,
+}
+
+/// Bytes written to the log: `text`, or `base64` for anything that is not UTF-8 (exactly
+/// one of the two).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Write {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base64: Option<String>,
+}
+
+impl Write {
+    pub fn new(t: Option<u64>, bytes: &[u8]) -> Self {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Write {
+                t,
+                text: Some(text.to_owned()),
+                base64: None,
+            },
+            Err(_) => Write {
+                t,
+                text: None,
+                base64: Some(base64_encode(bytes)),
+            },
+        }
+    }
+
+    pub fn decode(&self) -> Result<Vec<u8>, String> {
+        match (&self.text, &self.base64) {
+            (Some(text), None) => Ok(text.as_bytes().to_vec()),
+            (None, Some(b64)) => base64_decode(b64).map_err(|e| format!("bad base64: {e}")),
+            _ => Err("give exactly one of `text` and `base64`".into()),
+        }
+    }
+}
+
+/// One event of a trace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The job wrote bytes to its log.
+    Append(Write),
+    /// The log was cut to `len` bytes in place.
+    Truncate(Truncate),
+    /// The log was rewritten in place with these bytes (same file).
+    Rewrite(Write),
+    /// Another file with these bytes now sits at the log path (rotation, rename).
+    Replace(Write),
+    /// The job exited. With `marker` (the default) the wrapper's exit marker is appended.
+    Exit(Exit),
+    /// The agent read the log.
+    Read(Read),
+    /// Another tool call of the session (bggrep, bgstatus): kept, not replayed.
+    OtherTool(OtherTool),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Truncate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<u64>,
+    pub len: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exit {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<u64>,
+    pub code: i64,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub marker: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OtherTool {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<u64>,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// A whole trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub header: Header,
+    pub events: Vec<Event>,
+}
+
+/// Where and why a trace could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceError {
+    pub source: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.source, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+impl Trace {
+    /// Parses a trace; `source` names it in errors.
+    pub fn parse(source: &str, text: &str) -> Result<Trace, TraceError> {
+        let err = |line: usize, column: usize, message: String| TraceError {
+            source: source.to_owned(),
+            line,
+            column,
+            message,
+        };
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((i, first)) = lines.next() else {
+            return Err(err(
+                1,
+                1,
+                "empty trace: the first line must be its header".into(),
+            ));
+        };
+        let header: Header = serde_json::from_str(first)
+            .map_err(|e| err(i + 1, e.column(), format!("bad header: {e}")))?;
+        if header.bgtail_trace != VERSION {
+            return Err(err(
+                i + 1,
+                1,
+                format!(
+                    "trace format version {} is not supported (this bgtail reads version {VERSION})",
+                    header.bgtail_trace
+                ),
+            ));
+        }
+        if let Some(limits) = &header.limits {
+            limits
+                .validate()
+                .map_err(|why| err(i + 1, 1, format!("bad limits: {why}")))?;
+        }
+        let mut events = Vec::new();
+        for (i, line) in lines {
+            let event: Event = serde_json::from_str(line)
+                .map_err(|e| err(i + 1, e.column(), format!("bad event: {e}")))?;
+            if let Event::Append(w) | Event::Rewrite(w) | Event::Replace(w) = &event {
+                w.decode().map_err(|why| err(i + 1, 1, why))?;
+            }
+            events.push(event);
+        }
+        Ok(Trace { header, events })
+    }
+
+    /// Writes the trace as JSON Lines.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = serde_json::to_string(&self.header).expect("a header serialises");
+        out.push('\n');
+        for e in &self.events {
+            out.push_str(&serde_json::to_string(e).expect("an event serialises"));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The limits the engines use for this trace.
+    pub fn limits(&self) -> Limits {
+        self.header.limits.clone().unwrap_or_default()
+    }
+}
+
+impl Read {
+    /// The engine request for this read, given whether the job is still running.
+    pub fn request(&self, running: bool, gate: bool) -> Request {
+        Request {
+            lines: self.lines,
+            raw: self.raw,
+            bytes: self.bytes,
+            // Without the gate (0.7.x), reads see the running job as if they peeked.
+            peek: self.peek || !gate,
+            running,
+            elapsed_secs: None,
+        }
+    }
+}
+
+/// Standard base64 with padding.
+pub fn base64_encode(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Decodes standard base64.
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        for data in [&b""[..], b"f", b"fo", b"foo", b"foob", b"\xff\x00\xfe\n"] {
+            assert_eq!(base64_decode(&base64_encode(data)).unwrap(), data);
+        }
+        assert_eq!(base64_encode(b"foobar"), "Zm9vYmFy");
+        assert!(base64_decode("Zm9v!").is_err());
+        assert!(base64_decode("Zm9").is_err());
+    }
+
+    #[test]
+    fn a_trace_round_trips() {
+        let text = concat!(
+            r#"{"bgtail_trace":1,"name":"t","source":"hand-written"}"#,
+            "\n",
+            r#"{"event":"append","text":"a\n"}"#,
+            "\n",
+            r#"{"event":"append","base64":"/w=="}"#,
+            "\n",
+            r#"{"event":"read","lines":5,"expect":{"text":"a"}}"#,
+            "\n",
+            r#"{"event":"exit","code":1}"#,
+            "\n"
+        );
+        let trace = Trace::parse("t.jsonl", text).unwrap();
+        assert_eq!(trace.events.len(), 4);
+        assert_eq!(Trace::parse("again", &trace.to_jsonl()).unwrap(), trace);
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_column() {
+        let e = Trace::parse("x.jsonl", "").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.jsonl:1:1: empty trace: the first line must be its header"
+        );
+        let head = r#"{"bgtail_trace":1,"name":"t","source":"hand-written"}"#;
+        let e = Trace::parse("x.jsonl", &format!("{head}\n{{\"event\":\"dance\"}}\n")).unwrap_err();
+        assert_eq!((e.line, e.column > 0), (2, true));
+        assert!(e.message.contains("unknown variant `dance`"), "{e}");
+        let e = Trace::parse(
+            "x.jsonl",
+            r#"{"bgtail_trace":2,"name":"t","source":"recorded"}"#,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("version 2 is not supported"));
+        let e = Trace::parse(
+            "x.jsonl",
+            &format!("{head}\n{{\"event\":\"append\",\"base64\":\"%%\"}}\n"),
+        )
+        .unwrap_err();
+        assert!(e.message.starts_with("bad base64"), "{e}");
+        let e = Trace::parse(
+            "x.jsonl",
+            &format!("{head}\n{{\"event\":\"read\",\"lines\":\"x\"}}\n"),
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+}

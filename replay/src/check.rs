@@ -1,0 +1,283 @@
+//! `bgtail check` and `bgtail explore`: the stateright model over the real engines.
+
+use crate::EngineArg;
+use bgtail::Engine;
+use bgtail_model::{Action, ModelConfig, TailModel, TailState};
+use stateright::{Checker, Expectation, Model};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Bound {
+    /// CI's: content lines of three kinds, 4 lines, 3 reads, 1 reset, every action family.
+    Ci,
+    /// CI's second: blank and wrapper lines among content lines, 3 lines.
+    CiNonContent,
+    /// Deeper: four kinds, 5 lines, 3 reads (minutes).
+    Deep,
+    /// Issue #28's gap world: short lines, reads of 1 and 3.
+    Gap,
+    /// Issue #28's cap world: short and long lines, reads of 1 and 2.
+    Cap,
+}
+
+impl Bound {
+    pub fn config(self) -> ModelConfig {
+        match self {
+            Bound::Ci => ModelConfig::ci(),
+            Bound::CiNonContent => ModelConfig::ci_non_content(),
+            Bound::Deep => ModelConfig::deep(),
+            Bound::Gap => ModelConfig::issue_28_gap(),
+            Bound::Cap => ModelConfig::issue_28_cap(),
+        }
+    }
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Which engine to check.
+    #[arg(long, value_enum, default_value = "both")]
+    pub engine: EngineArg,
+    /// The bound and action families.
+    #[arg(long, value_enum, default_value = "ci")]
+    pub bound: Bound,
+    /// Override the bound's maximum number of log lines.
+    #[arg(long)]
+    pub max_lines: Option<u8>,
+    /// Override the bound's maximum number of reads.
+    #[arg(long)]
+    pub max_reads: Option<u8>,
+    /// Checker threads.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Write every discovery as a replayable trace into this directory.
+    #[arg(long)]
+    pub export: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct ExploreArgs {
+    #[arg(long, value_enum, default_value = "exact")]
+    pub engine: EngineArg,
+    #[arg(long, value_enum, default_value = "gap")]
+    pub bound: Bound,
+    /// Port on 127.0.0.1.
+    #[arg(long, default_value_t = 3000)]
+    pub port: u16,
+}
+
+/// One property's outcome.
+pub struct Verdict {
+    pub name: &'static str,
+    pub expectation: Expectation,
+    pub discovery: Option<Vec<Action>>,
+}
+
+/// What one check came to.
+pub struct Summary {
+    pub engine: &'static str,
+    pub states: usize,
+    pub unique: usize,
+    pub depth: usize,
+    pub seconds: f64,
+    pub verdicts: Vec<Verdict>,
+}
+
+impl Summary {
+    /// An always property broken, or a sometimes property never reached.
+    pub fn failures(&self) -> Vec<&Verdict> {
+        self.verdicts
+            .iter()
+            .filter(|v| match v.expectation {
+                Expectation::Sometimes => v.discovery.is_none(),
+                _ => v.discovery.is_some(),
+            })
+            .collect()
+    }
+
+    pub fn print(&self, bound: &str) {
+        let rate = self.states as f64 / self.seconds.max(1e-9);
+        println!(
+            "{} engine, bound {bound}: {} states generated, {} unique, depth {}, {:.1} s, {:.0} states/s ({:.0} unique/s)",
+            self.engine,
+            self.states,
+            self.unique,
+            self.depth,
+            self.seconds,
+            rate,
+            self.unique as f64 / self.seconds.max(1e-9)
+        );
+        for v in &self.verdicts {
+            let (kind, verdict) = match (&v.expectation, &v.discovery) {
+                (Expectation::Sometimes, Some(p)) => {
+                    ("sometimes", format!("reached in {} steps", p.len()))
+                }
+                (Expectation::Sometimes, None) => ("sometimes", "NEVER REACHED".to_owned()),
+                (_, None) => ("always", "holds".to_owned()),
+                (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
+            };
+            println!("  {kind:<9} {:<36} {verdict}", v.name);
+        }
+    }
+}
+
+/// Checks one engine's model; DFS for the exhaustive run (BFS ignores nothing here, but DFS
+/// needs far less memory).
+pub fn check_model<E>(model: TailModel<E>, threads: usize) -> (Summary, TailModel<E>)
+where
+    E: Engine + Send + Sync + Clone + 'static,
+    E::State: Send + Sync,
+{
+    let engine = model.engine.clone();
+    let config = model.config.clone();
+    let started = Instant::now();
+    let checker = model.checker().threads(threads).spawn_dfs().join();
+    let seconds = started.elapsed().as_secs_f64();
+    let discoveries = checker.discoveries();
+    let verdicts = checker
+        .model()
+        .properties()
+        .iter()
+        .map(|p| Verdict {
+            name: p.name,
+            expectation: p.expectation.clone(),
+            discovery: discoveries
+                .get(p.name)
+                .map(|path| path.clone().into_actions()),
+        })
+        .collect();
+    let summary = Summary {
+        engine: engine.name(),
+        states: checker.state_count(),
+        unique: checker.unique_state_count(),
+        depth: checker.max_depth(),
+        seconds,
+        verdicts,
+    };
+    (summary, TailModel { engine, config })
+}
+
+/// Writes each discovery as a trace, taking the shortest path to it (a deterministic
+/// breadth-first search) rather than whichever path a parallel checker happened to record.
+fn export<E>(
+    model: &TailModel<E>,
+    summary: &Summary,
+    dir: &std::path::Path,
+    bound: &str,
+) -> Result<(), String>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for v in &summary.verdicts {
+        // Only counterexamples: a broken always-property.
+        if v.discovery.is_none() || v.expectation == Expectation::Sometimes {
+            continue;
+        }
+        let shortest = bgtail_model::shortest_discovery(model, v.name);
+        let Some(path) = shortest.as_ref().or(v.discovery.as_ref()) else {
+            continue;
+        };
+        let slug: String = v
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let name = format!("{}-{bound}-{slug}", summary.engine);
+        let what = "the shortest counterexample to";
+        let trace = model.to_trace(
+            path,
+            &name,
+            &format!(
+                "{what} \"{}\" found by the model checker ({} engine, bound {bound})",
+                v.name, summary.engine
+            ),
+        );
+        let file = dir.join(format!("{name}.jsonl"));
+        std::fs::write(&file, trace.to_jsonl()).map_err(|e| format!("{}: {e}", file.display()))?;
+        println!("  wrote {}", file.display());
+    }
+    Ok(())
+}
+
+fn configured(args: &Args) -> ModelConfig {
+    let mut config = args.bound.config();
+    if let Some(n) = args.max_lines {
+        config.max_lines = n;
+    }
+    if let Some(n) = args.max_reads {
+        config.max_reads = n;
+    }
+    config
+}
+
+fn bound_name(args: &Args) -> String {
+    let c = configured(args);
+    format!(
+        "{:?} ({} lines, {} reads, {} resets)",
+        args.bound, c.max_lines, c.max_reads, c.max_resets
+    )
+    .to_lowercase()
+}
+
+/// Runs the checks; true when the exact engine kept every property.
+pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
+    let bound = bound_name(args);
+    let slug = format!("{:?}", args.bound).to_lowercase();
+    let mut exact_ok = true;
+    let mut summaries = Vec::new();
+    if args.engine != EngineArg::Shipped {
+        let (summary, model) = check_model(TailModel::exact(configured(args)), args.threads);
+        summary.print(&bound);
+        exact_ok = summary.failures().is_empty();
+        if let Some(dir) = &args.export {
+            export(&model, &summary, dir, &slug)?;
+        }
+        summaries.push(summary);
+    }
+    if args.engine != EngineArg::Exact {
+        let (summary, model) = check_model(TailModel::shipped(configured(args)), args.threads);
+        summary.print(&bound);
+        if let Some(dir) = &args.export {
+            export(&model, &summary, dir, &slug)?;
+        }
+        summaries.push(summary);
+    }
+    Ok((exact_ok, summaries))
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let (exact_ok, _) = run_checks(&args)?;
+    if exact_ok {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "bgtail check: the exact engine broke a property or never reached a path (above)"
+        );
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+fn serve<E>(model: TailModel<E>, port: u16) -> !
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+    TailState<E::State>: std::fmt::Debug,
+{
+    let address = format!("127.0.0.1:{port}");
+    println!("Explorer: http://{address}/ (status at /.status); Ctrl-C to stop");
+    model.checker().serve(address.as_str());
+    loop {
+        std::thread::park();
+    }
+}
+
+pub fn explore(args: ExploreArgs) -> Result<ExitCode, String> {
+    let config = args.bound.config();
+    match args.engine {
+        EngineArg::Shipped => serve(TailModel::shipped(config), args.port),
+        _ => serve(TailModel::exact(config), args.port),
+    }
+}

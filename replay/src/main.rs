@@ -1,0 +1,67 @@
+//! `bgtail`: verify the engines, model-check them, replay job traces, record new ones, import
+//! captured pi sessions, and read a real log with a persistent bookmark.
+
+mod check;
+mod import;
+mod read;
+mod record;
+mod replay_cmd;
+mod verify;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "bgtail", version, about = "Tail a background job's log without losing or repeating lines — and prove it", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Which engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    Exact,
+    Shipped,
+    Both,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The main job: the model checks at the CI bound, then every trace under traces/ through
+    /// both engines, ending with one comparison table. Exit 0 only when the exact engine keeps
+    /// its contract and the shipped engine reproduces every recorded reply.
+    Verify(verify::Args),
+    /// Model-check the engines with stateright.
+    Check(check::Args),
+    /// Serve stateright's Explorer on 127.0.0.1 to step through the model in a browser.
+    Explore(check::ExploreArgs),
+    /// Replay traces through the engines, printing each reply and a table per trace.
+    Replay(replay_cmd::Args),
+    /// Run a command the way bgrun does and record its log and a polling agent's reads.
+    Record(record::Args),
+    /// Turn captured pi sessions into traces.
+    ImportPi(import::Args),
+    /// Read a real log with a persistent bookmark (how a harness uses the exact engine today).
+    Read(read::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Verify(a) => verify::run(a),
+        Command::Check(a) => check::run(a),
+        Command::Explore(a) => check::explore(a),
+        Command::Replay(a) => replay_cmd::run(a),
+        Command::Record(a) => record::run(a),
+        Command::ImportPi(a) => import::run(a),
+        Command::Read(a) => read::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("bgtail: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `bgtail record`: run a command the way bgrun does (stdout and stderr into one log, the exit
+//! marker appended) and write a trace of every chunk it wrote and of a polling agent's reads.
+
+use bgtail::trace::{self, Event, Header, Source, Trace, Write};
+use std::io::Read as _;
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Where to write the trace.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Also keep the log itself here.
+    #[arg(long)]
+    pub log: Option<PathBuf>,
+    /// The trace's name (default: the output file's stem).
+    #[arg(long)]
+    pub name: Option<String>,
+    #[arg(long, default_value = "")]
+    pub description: String,
+    /// A polling agent: read every MS milliseconds while the job runs, and once after.
+    #[arg(long, default_value_t = 1000)]
+    pub poll: u64,
+    /// The `lines` of the polling reads.
+    #[arg(long, default_value_t = 40)]
+    pub lines: u64,
+    /// Instead of polling: reads at set times, `MS:LINES[:raw]` separated by commas (for
+    /// example `500:40,2000:400,2500:50:raw`); a read after the exit is always added.
+    #[arg(long)]
+    pub reads: Option<String>,
+    /// The command and its arguments.
+    #[arg(last = true, required = true)]
+    pub command: Vec<String>,
+}
+
+struct PlannedRead {
+    at: u64,
+    lines: u64,
+    raw: bool,
+}
+
+fn plan(spec: &str) -> Result<Vec<PlannedRead>, String> {
+    spec.split(',')
+        .map(|item| {
+            let parts: Vec<&str> = item.trim().split(':').collect();
+            let bad = || format!("--reads: {item:?} is not MS:LINES[:raw]");
+            match parts.as_slice() {
+                [at, lines] | [at, lines, "raw"] => Ok(PlannedRead {
+                    at: at.parse().map_err(|_| bad())?,
+                    lines: lines.parse().map_err(|_| bad())?,
+                    raw: parts.len() == 3,
+                }),
+                _ => Err(bad()),
+            }
+        })
+        .collect()
+}
+
+fn read_event(at: u64, lines: u64, raw: bool) -> Event {
+    Event::Read(trace::Read {
+        t: Some(at),
+        lines: Some(lines as f64),
+        raw,
+        ..trace::Read::default()
+    })
+}
+
+fn machine() -> String {
+    let uname = Command::new("uname").arg("-srm").output().ok();
+    uname
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let mut planned = match &args.reads {
+        Some(spec) => Some(plan(spec)?),
+        None => None,
+    };
+    let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
+    let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
+    let mut child = Command::new(&args.command[0])
+        .args(&args.command[1..])
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(writer2)
+        .spawn()
+        .map_err(|e| format!("{}: {e}", args.command[0]))?;
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let pump = std::thread::spawn(move || {
+        let mut reader = reader;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(buf[..n].to_vec()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let mut log = Vec::new();
+    let mut events = Vec::new();
+    let mut next_poll = args.poll;
+    let mut last_progress = Instant::now();
+    let ms = |i: Instant| i.duration_since(started).as_millis() as u64;
+    loop {
+        let now = ms(Instant::now());
+        let next_read = match &planned {
+            Some(p) => p.first().map(|r| r.at),
+            None => Some(next_poll),
+        };
+        let wait = next_read.map_or(Duration::from_millis(100), |at| {
+            Duration::from_millis(at.saturating_sub(now))
+        });
+        match rx.recv_timeout(wait) {
+            Ok(chunk) => {
+                log.extend_from_slice(&chunk);
+                events.push(Event::Append(Write::new(Some(ms(Instant::now())), &chunk)));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let at = ms(Instant::now());
+                match &mut planned {
+                    Some(p) if !p.is_empty() => {
+                        let r = p.remove(0);
+                        events.push(read_event(at, r.lines, r.raw));
+                    }
+                    Some(_) => {}
+                    None => {
+                        events.push(read_event(at, args.lines, false));
+                        next_poll = at + args.poll;
+                    }
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if last_progress.elapsed() > Duration::from_secs(1) {
+            last_progress = Instant::now();
+            let reads = events
+                .iter()
+                .filter(|e| matches!(e, Event::Read(_)))
+                .count();
+            eprint!(
+                "\rrecording {:.1} s: {} bytes, {} lines, {reads} reads   ",
+                started.elapsed().as_secs_f64(),
+                log.len(),
+                log.iter().filter(|&&b| b == b'\n').count()
+            );
+        }
+    }
+    let _ = pump.join();
+    let status = child
+        .wait()
+        .map_err(|e| format!("{}: {e}", args.command[0]))?;
+    let code = status.code().unwrap_or(128 + 9);
+    let end = ms(Instant::now());
+    events.push(Event::Exit(trace::Exit {
+        t: Some(end),
+        code: i64::from(code),
+        marker: true,
+    }));
+    for r in planned.unwrap_or_default() {
+        events.push(read_event(end, r.lines, r.raw));
+    }
+    events.push(read_event(end, args.lines, false));
+    eprintln!(
+        "\rrecorded {:.1} s: {} bytes, exit {code}, {} events          ",
+        started.elapsed().as_secs_f64(),
+        log.len(),
+        events.len()
+    );
+    if let Some(path) = &args.log {
+        log.extend_from_slice(format!("\n__BGRUN_EXIT__={code}\n").as_bytes());
+        std::fs::write(path, &log).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let name = args.name.clone().unwrap_or_else(|| {
+        args.out
+            .file_stem()
+            .map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
+    });
+    let trace = Trace {
+        header: Header {
+            bgtail_trace: trace::VERSION,
+            name,
+            source: Source::Recorded,
+            description: args.description.clone(),
+            command: Some(args.command.join(" ")),
+            machine: Some(machine()),
+            job_id: "recorded-1-1".into(),
+            log_path: "/jobs/recorded-1-1.log".into(),
+            limits: None,
+            running_gate: false,
+        },
+        events,
+    };
+    if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(&args.out, trace.to_jsonl())
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,77 @@
+//! Every trace under `traces/`, through both engines, as one YAML snapshot per trace and
+//! engine: any change in behaviour shows as a reviewed diff.
+
+use bgtail::replay::{replay, Replay};
+use bgtail::trace::Trace;
+use bgtail::{ExactEngine, ShippedEngine};
+use serde_json::{json, Value};
+
+fn snapshot_of(r: &Replay) -> Value {
+    let reads: Vec<Value> = r
+        .reads
+        .iter()
+        .map(|read| {
+            let reply = read.reply.as_ref();
+            json!({
+                "event": read.event + 1,
+                "request": read.request,
+                "kind": reply.map(|r| r.kind),
+                "reset": reply.and_then(|r| r.reset),
+                "text": read.text,
+                "details": reply.map(|r| Value::Object(r.details.clone())),
+                "view_lines_shown": reply.map(|r| r.shown.iter().map(|s| s.view_line).collect::<Vec<_>>()),
+                "matches_recording": read.matches_recording,
+                "repeated": read.repeated,
+                "problems": read.problems,
+            })
+        })
+        .collect();
+    json!({ "tally": r.tally, "reads": reads })
+}
+
+#[test]
+fn every_trace_through_both_engines() {
+    insta::glob!("../../traces", "**/*.jsonl", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let trace = Trace::parse(&path.display().to_string(), &text).unwrap();
+        let limits = trace.limits();
+        let shipped = replay(&ShippedEngine::new(limits.clone()), &trace);
+        let exact = replay(&ExactEngine::new(limits), &trace);
+        // The corpus's own verdicts, independent of the snapshots.
+        assert!(
+            shipped.tally.faithful(),
+            "{}: shipped departs from a recorded reply",
+            path.display()
+        );
+        assert!(
+            exact.tally.contract_held(),
+            "{}: exact broke its contract: {:?}",
+            path.display(),
+            exact.tally
+        );
+        insta::assert_yaml_snapshot!("shipped", snapshot_of(&shipped));
+        insta::assert_yaml_snapshot!("exact", snapshot_of(&exact));
+    });
+}
+
+/// The pinned counterexamples still show the shipped engine's defects when replayed.
+#[test]
+fn pinned_counterexamples_replay_as_defects() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/counterexamples");
+    let load = |name: &str| {
+        let path = dir.join(name);
+        Trace::parse(name, &std::fs::read_to_string(&path).unwrap()).unwrap()
+    };
+    let gap = load("shipped-gap-repeats-bounded.jsonl");
+    let r = replay(&ShippedEngine::new(gap.limits()), &gap);
+    assert!(r.tally.lines_repeated > 0, "{:?}", r.tally);
+    assert!(replay(&ExactEngine::new(gap.limits()), &gap)
+        .tally
+        .contract_held());
+    let cap = load("shipped-cap-nothing-lost.jsonl");
+    let r = replay(&ShippedEngine::new(cap.limits()), &cap);
+    assert!(r.tally.lines_lost > 0, "{:?}", r.tally);
+    assert!(replay(&ExactEngine::new(cap.limits()), &cap)
+        .tally
+        .contract_held());
+}
