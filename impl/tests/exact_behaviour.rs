@@ -39,11 +39,16 @@ fn a_partial_line_is_shown_marked_and_shown_again_once_complete() {
     assert!(r.shown.last().unwrap().partial);
     let r = read(&mut t, &log, running(10));
     assert_eq!(
-        r.shown.len(),
-        1,
-        "the partial line comes again, nothing else"
+        r.text, "(no new lines — log at 2 lines; the last line is still being written)",
+        "an unchanged partial line is not sent on every poll"
     );
-    log.append(b"ial done\nc\n");
+    log.append(b"ia");
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(
+        r.text,
+        "a partial line — log at 2 lines\npartia\n\n(the last line is still being written; it is shown again once complete)"
+    );
+    log.append(b"l done\nc\n");
     let r = read(&mut t, &log, running(10));
     assert_eq!(r.text, "+2 new lines — log at 4 lines\npartial done\nc");
     let r = read(&mut t, &log, running(10));

@@ -13,7 +13,7 @@ fn exact_keeps_the_contract_up_to_4_lines_3_reads_1_reset() {
         .spawn_dfs()
         .join();
     checker.assert_properties();
-    assert_eq!(checker.unique_state_count(), 3_042_151);
+    assert_eq!(checker.unique_state_count(), 3_058_387);
 }
 
 #[test]

@@ -31,9 +31,57 @@ pub struct Args {
     /// example `500:40,2000:400,2500:50:raw`); a read after the exit is always added.
     #[arg(long)]
     pub reads: Option<String>,
+    /// Record a log file the command writes itself (its truncations and replacements
+    /// included) instead of its stdout and stderr.
+    #[arg(long)]
+    pub watch: Option<PathBuf>,
     /// The command and its arguments.
     #[arg(last = true, required = true)]
     pub command: Vec<String>,
+}
+
+/// A log file watched by polling: what changed since the last look, as trace events.
+struct Watched {
+    path: PathBuf,
+    size: u64,
+    inode: Option<u64>,
+}
+
+impl Watched {
+    fn poll(&mut self, t: u64, log: &mut Vec<u8>, events: &mut Vec<Event>) {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::metadata(&self.path) else {
+            return;
+        };
+        let Ok(bytes) = std::fs::read(&self.path) else {
+            return;
+        };
+        let inode = Some(meta.ino());
+        if self.inode.is_some() && inode != self.inode {
+            events.push(Event::Replace(Write::new(Some(t), &bytes)));
+            *log = bytes;
+        } else if log.starts_with(&bytes) && bytes.len() < log.len() {
+            // Cut to a prefix of what it held.
+            events.push(Event::Truncate(trace::Truncate {
+                t: Some(t),
+                len: bytes.len() as u64,
+            }));
+            *log = bytes;
+        } else if !bytes.starts_with(log) {
+            // Truncated and written anew between two looks: how far it was cut is unknown,
+            // so it is recorded as cut to nothing and written again.
+            events.push(Event::Truncate(trace::Truncate { t: Some(t), len: 0 }));
+            if !bytes.is_empty() {
+                events.push(Event::Append(Write::new(Some(t), &bytes)));
+            }
+            *log = bytes;
+        } else if bytes.len() > log.len() {
+            events.push(Event::Append(Write::new(Some(t), &bytes[log.len()..])));
+            *log = bytes;
+        }
+        self.inode = inode;
+        self.size = log.len() as u64;
+    }
 }
 
 struct PlannedRead {
@@ -82,13 +130,23 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     };
     let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
     let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
-    let mut child = Command::new(&args.command[0])
-        .args(&args.command[1..])
-        .stdin(Stdio::null())
-        .stdout(writer)
-        .stderr(writer2)
+    let mut watched = args.watch.as_ref().map(|path| Watched {
+        path: path.clone(),
+        size: 0,
+        inode: None,
+    });
+    let mut command = Command::new(&args.command[0]);
+    command.args(&args.command[1..]).stdin(Stdio::null());
+    if watched.is_some() {
+        command.stdout(Stdio::null()).stderr(Stdio::null());
+        drop((writer, writer2));
+    } else {
+        command.stdout(writer).stderr(writer2);
+    }
+    let mut child = command
         .spawn()
         .map_err(|e| format!("{}: {e}", args.command[0]))?;
+    drop(command);
     let started = Instant::now();
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     let pump = std::thread::spawn(move || {
@@ -116,16 +174,35 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             Some(p) => p.first().map(|r| r.at),
             None => Some(next_poll),
         };
-        let wait = next_read.map_or(Duration::from_millis(100), |at| {
+        let mut wait = next_read.map_or(Duration::from_millis(100), |at| {
             Duration::from_millis(at.saturating_sub(now))
         });
-        match rx.recv_timeout(wait) {
+        if let Some(w) = &mut watched {
+            // Watching a file: look at it often, and stop once the command has exited.
+            w.poll(ms(Instant::now()), &mut log, &mut events);
+            wait = wait.min(Duration::from_millis(20));
+            if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+                w.poll(ms(Instant::now()), &mut log, &mut events);
+                break;
+            }
+        }
+        let received = if watched.is_some() {
+            // The command's output is not captured: only the watched file counts.
+            std::thread::sleep(wait);
+            Err(mpsc::RecvTimeoutError::Timeout)
+        } else {
+            rx.recv_timeout(wait)
+        };
+        match received {
             Ok(chunk) => {
                 log.extend_from_slice(&chunk);
                 events.push(Event::Append(Write::new(Some(ms(Instant::now())), &chunk)));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let at = ms(Instant::now());
+                if next_read.is_none_or(|due| at < due) {
+                    continue;
+                }
                 match &mut planned {
                     Some(p) if !p.is_empty() => {
                         let r = p.remove(0);

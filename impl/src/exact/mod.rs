@@ -42,6 +42,9 @@ pub struct ExactBookmark {
     pub settled_end: u64,
     pub head: HeadPrint,
     pub coverage: Coverage,
+    /// The partial line the caller was last shown, so that an unchanged one is not sent on
+    /// every poll. Never coverage: it is shown again once it grows or completes.
+    pub partial_seen: Option<(u64, u64)>,
 }
 
 /// All bookmarks, least recently read first; the least recently read is evicted when full.
@@ -190,18 +193,21 @@ impl Engine for ExactEngine {
                 coverage: p.coverage,
                 settled_before: Some(p.settled_end),
                 reset: None,
+                partial_seen: p.partial_seen,
             },
             Some(p) => render::Start {
                 generation: p.generation + 1,
                 coverage: Coverage::default(),
                 settled_before: None,
                 reset,
+                partial_seen: None,
             },
             None => render::Start {
                 generation: 1,
                 coverage: Coverage::default(),
                 settled_before: None,
                 reset: None,
+                partial_seen: None,
             },
         };
         let generation = start.generation;
@@ -221,6 +227,7 @@ impl Engine for ExactEngine {
                 settled_end,
                 head,
                 coverage: outcome.coverage,
+                partial_seen: outcome.partial_seen,
             },
             self.limits.bookmark_capacity,
         );

@@ -15,10 +15,14 @@ pub(crate) struct Start {
     /// a new generation.
     pub settled_before: Option<u64>,
     pub reset: Option<ResetReason>,
+    /// The extent of the partial line the last condensed reply carried, if any.
+    pub partial_seen: Option<(u64, u64)>,
 }
 
 pub(crate) struct Outcome {
     pub reply: Reply,
+    /// The extent of the partial line as the caller has now seen it (see `Start`).
+    pub partial_seen: Option<(u64, u64)>,
     pub coverage: Coverage,
 }
 
@@ -48,6 +52,16 @@ pub(crate) fn respond(
         start.coverage.covers(view.offset(l), view.end_offset(l))
     };
     let window_lines = scan.window_start..scan.complete;
+    let extent = |i: usize| (view.offset(&view.lines[i]), view.end_offset(&view.lines[i]));
+    // A partial line is offered again only when it has grown since a condensed reply carried
+    // it: an unchanged one would only repeat itself on every poll.
+    let partial_seen_before = start
+        .partial_seen
+        .filter(|_| start.settled_before.is_some());
+    let new_partial = scan
+        .partial
+        .filter(|&p| Some(extent(p)) != partial_seen_before);
+    let partial_pending = scan.partial.is_some() && new_partial.is_none();
 
     // Which complete lines the text carries, and the text itself.
     let mut shown_complete: Vec<usize>;
@@ -76,12 +90,12 @@ pub(crate) fn respond(
             .filter(|&i| !covered_before(i))
             .collect();
         selected = candidates.len() as u64;
-        if candidates.is_empty() && scan.partial.is_none() {
+        if candidates.is_empty() && new_partial.is_none() {
             shown_complete = Vec::new();
             partial_shown = false;
             body = None;
         } else {
-            let condensed = condense_newest_first(limits, scan, &candidates);
+            let condensed = condense_newest_first(limits, scan, &candidates, new_partial);
             shown_complete = condensed.shown;
             partial_shown = condensed.partial_shown;
             left_out = selected - shown_complete.len() as u64;
@@ -245,10 +259,17 @@ pub(crate) fn respond(
                 ),
                 None => String::new(),
             };
-            if total == 0 {
-                text.push_str(&format!("{prefix}(empty log — {log_words})"));
+            let writing = if partial_pending {
+                "; the last line is still being written"
             } else {
-                text.push_str(&format!("{prefix}(no new lines — {log_words}{above})"));
+                ""
+            };
+            if total == 0 {
+                text.push_str(&format!("{prefix}(empty log — {log_words}{writing})"));
+            } else {
+                text.push_str(&format!(
+                    "{prefix}(no new lines — {log_words}{above}{writing})"
+                ));
             }
         }
     }
@@ -312,7 +333,13 @@ pub(crate) fn respond(
         ReadKind::NothingNew
     };
     let details = details(job, request, window, &counts, &notes, truncated_at);
+    let partial_seen = match scan.partial {
+        Some(p) if partial_shown => Some(extent(p)),
+        Some(_) if partial_pending => partial_seen_before,
+        _ => None,
+    };
     Outcome {
+        partial_seen,
         reply: Reply {
             text,
             body: body_range,
@@ -403,7 +430,12 @@ struct Condensed {
 /// (joined by `\n`) is at most `text_budget − 1` units. The newest complete line's emission
 /// always fits (`Limits::validate`), and the partial line yields to it, which is what makes
 /// every read make progress.
-fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> Condensed {
+fn condense_newest_first(
+    limits: &Limits,
+    scan: &Scan,
+    candidates: &[usize],
+    partial: Option<usize>,
+) -> Condensed {
     let view = &scan.view;
     let mut runs: Vec<Run> = Vec::new();
     for &i in candidates {
@@ -413,7 +445,7 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
         }
     }
     // The partial line is its own run: it never folds with the complete lines before it.
-    if let Some(p) = scan.partial {
+    if let Some(p) = partial {
         runs.push(Run { lines: vec![p] });
     }
     let mut items: Vec<Item> = Vec::new();
@@ -430,9 +462,9 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
     let mut kept_from = keep_newest(&items, &runs, limits.text_budget);
     // The partial line is the newest emission, but the newest *complete* line has priority:
     // when the partial line (and the marker before it) crowds that line out, it is dropped.
-    let complete_items = items.len() - usize::from(scan.partial.is_some());
+    let complete_items = items.len() - usize::from(partial.is_some());
     let partial_crowded_out =
-        scan.partial.is_some() && complete_items > 0 && kept_from >= complete_items;
+        partial.is_some() && complete_items > 0 && kept_from >= complete_items;
     if partial_crowded_out {
         items.pop();
         runs.pop();
@@ -454,7 +486,7 @@ fn condense_newest_first(limits: &Limits, scan: &Scan, candidates: &[usize]) -> 
         out.push(item.emission.text.clone());
         let run = &runs[item.run];
         for &i in &run.lines[item.emission.first..item.emission.first + item.emission.count] {
-            if Some(i) == scan.partial {
+            if Some(i) == partial {
                 partial_shown = true;
             } else {
                 shown.push(i);
