@@ -23,6 +23,11 @@ pub enum Bound {
 }
 
 impl Bound {
+    /// Whether the bound turns every action family on, so that every path must be reached.
+    pub fn complete(self) -> bool {
+        matches!(self, Bound::Ci | Bound::CiNonContent | Bound::Deep)
+    }
+
     pub fn config(self) -> ModelConfig {
         match self {
             Bound::Ci => ModelConfig::ci(),
@@ -82,6 +87,8 @@ pub struct Summary {
     pub depth: usize,
     pub seconds: f64,
     pub verdicts: Vec<Verdict>,
+    /// Whether every sometimes-property must be reached (bounds with every action family).
+    pub require_examples: bool,
 }
 
 impl Summary {
@@ -90,7 +97,7 @@ impl Summary {
         self.verdicts
             .iter()
             .filter(|v| match v.expectation {
-                Expectation::Sometimes => v.discovery.is_none(),
+                Expectation::Sometimes => self.require_examples && v.discovery.is_none(),
                 _ => v.discovery.is_some(),
             })
             .collect()
@@ -113,7 +120,12 @@ impl Summary {
                 (Expectation::Sometimes, Some(p)) => {
                     ("sometimes", format!("reached in {} steps", p.len()))
                 }
-                (Expectation::Sometimes, None) => ("sometimes", "NEVER REACHED".to_owned()),
+                (Expectation::Sometimes, None) if self.require_examples => {
+                    ("sometimes", "NEVER REACHED".to_owned())
+                }
+                (Expectation::Sometimes, None) => {
+                    ("sometimes", "not reached (off in this bound)".to_owned())
+                }
                 (_, None) => ("always", "holds".to_owned()),
                 (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
             };
@@ -124,7 +136,11 @@ impl Summary {
 
 /// Checks one engine's model; DFS for the exhaustive run (BFS ignores nothing here, but DFS
 /// needs far less memory).
-pub fn check_model<E>(model: TailModel<E>, threads: usize) -> (Summary, TailModel<E>)
+pub fn check_model<E>(
+    model: TailModel<E>,
+    threads: usize,
+    require_examples: bool,
+) -> (Summary, TailModel<E>)
 where
     E: Engine + Send + Sync + Clone + 'static,
     E::State: Send + Sync,
@@ -154,6 +170,7 @@ where
         depth: checker.max_depth(),
         seconds,
         verdicts,
+        require_examples,
     };
     (summary, TailModel { engine, config })
 }
@@ -229,7 +246,11 @@ pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
     let mut exact_ok = true;
     let mut summaries = Vec::new();
     if args.engine != EngineArg::Shipped {
-        let (summary, model) = check_model(TailModel::exact(configured(args)), args.threads);
+        let (summary, model) = check_model(
+            TailModel::exact(configured(args)),
+            args.threads,
+            args.bound.complete(),
+        );
         summary.print(&bound);
         exact_ok = summary.failures().is_empty();
         if let Some(dir) = &args.export {
@@ -238,7 +259,8 @@ pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
         summaries.push(summary);
     }
     if args.engine != EngineArg::Exact {
-        let (summary, model) = check_model(TailModel::shipped(configured(args)), args.threads);
+        let (summary, model) =
+            check_model(TailModel::shipped(configured(args)), args.threads, false);
         summary.print(&bound);
         if let Some(dir) = &args.export {
             export(&model, &summary, dir, &slug)?;

@@ -1,0 +1,401 @@
+//! The `bgtail` command line end to end, bad input included.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bgtail(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .args(args)
+        .output()
+        .expect("bgtail runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn write(dir: &Path, name: &str, body: &[u8]) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+const HEADER: &str = r#"{"bgtail_trace":1,"name":"t","source":"hand-written"}"#;
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in [
+        "verify",
+        "check",
+        "explore",
+        "replay",
+        "record",
+        "import-pi",
+        "read",
+    ] {
+        let out = bgtail(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+        assert!(text(&out.stdout).contains("Usage: bgtail"), "{sub}");
+    }
+}
+
+#[test]
+fn replay_prints_replies_and_a_table_and_passes_on_the_issue_28_traces() {
+    let out = bgtail(&["replay", repo().join("traces/issue-28").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("1 earlier line not shown before — log at 13 lines\nline-11"),
+        "{s}"
+    );
+    assert!(s.contains("issue-28-gap-13-lines"));
+    assert!(s
+        .lines()
+        .any(|l| l.starts_with("trace ") && l.contains("fidelity")));
+}
+
+#[test]
+fn replay_json_is_one_document() {
+    let out = bgtail(&[
+        "replay",
+        "--json",
+        "--engine",
+        "exact",
+        repo()
+            .join("traces/issue-28/gap-13-lines.jsonl")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(out.status.success());
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc[0]["engine"], "exact");
+    assert_eq!(doc[0]["tally"]["lines_repeated"], 0);
+}
+
+#[test]
+fn replay_rejects_bad_traces_with_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "malformed.jsonl",
+            format!("{HEADER}\n{{\"event\":\"append\",\n").into_bytes(),
+            "malformed.jsonl:2:",
+        ),
+        (
+            "unknown.jsonl",
+            format!("{HEADER}\n{{\"event\":\"explode\"}}\n").into_bytes(),
+            "unknown variant `explode`",
+        ),
+        ("empty.jsonl", Vec::new(), "empty trace"),
+        (
+            "binary.jsonl",
+            vec![0xff, 0xfe, 0, 1],
+            "not UTF-8 at byte 0",
+        ),
+        (
+            "newer.jsonl",
+            br#"{"bgtail_trace":9,"name":"t","source":"recorded"}"#.to_vec(),
+            "version 9 is not supported",
+        ),
+        (
+            "both.jsonl",
+            format!("{HEADER}\n{{\"event\":\"append\",\"text\":\"a\",\"base64\":\"YQ==\"}}\n")
+                .into_bytes(),
+            "exactly one of `text` and `base64`",
+        ),
+    ];
+    for (name, body, expected) in cases {
+        let p = write(dir.path(), name, &body);
+        let out = bgtail(&["replay", p.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = text(&out.stderr);
+        assert!(err.contains(expected), "{name}: {err}");
+    }
+    let out = bgtail(&["replay", dir.path().join("missing.jsonl").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no such file or directory"));
+}
+
+#[test]
+fn import_pi_rebuilds_red_tail_short_and_reports_what_it_cannot_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = repo().join("../shared/upstream-sessions/red-tail-short");
+    let out = bgtail(&[
+        "import-pi",
+        sessions.join("bgrun-1.jsonl").to_str().unwrap(),
+        sessions.join("bgrun-3.jsonl").to_str().unwrap(),
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("the log rebuilt exactly from the replies"),
+        "{s}"
+    );
+    assert!(
+        s.contains("capped delta; 27 of its 112 new lines were never shown"),
+        "{s}"
+    );
+    assert!(
+        s.contains("(bggrep) at session line 12: not replayed"),
+        "{s}"
+    );
+    let replay = bgtail(&[
+        "replay",
+        "--quiet",
+        "--engine",
+        "shipped",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(replay.status.success(), "{}", text(&replay.stdout));
+    assert!(text(&replay.stdout).contains("10/10"));
+}
+
+#[test]
+fn import_pi_handles_sessions_without_bgtail_calls_and_malformed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let quiet = write(
+        dir.path(),
+        "quiet.jsonl",
+        br#"{"type":"session","version":3}"#,
+    );
+    let out = bgtail(&[
+        "import-pi",
+        quiet.to_str().unwrap(),
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("no bgtail or bggrep calls; nothing to import"));
+    let bad = write(
+        dir.path(),
+        "bad.jsonl",
+        b"{\"type\":\"session\"}\n{\"type\": oops}\n",
+    );
+    let out = bgtail(&[
+        "import-pi",
+        bad.to_str().unwrap(),
+        "--out",
+        dir.path().join("o").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("bad.jsonl:2:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn read_keeps_a_bookmark_between_calls_and_survives_a_corrupt_state_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "job-1-1.log", b"one\ntwo\nthree\n");
+    let state = dir.path().join("state.json");
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "read",
+            log.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+            "--lines",
+            "2",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let run = |a: Vec<String>| {
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        bgtail(&refs)
+    };
+    let first = run(args(&[]));
+    assert_eq!(
+        text(&first.stdout),
+        "first read: 2 lines — log at 3 lines\ntwo\nthree\n"
+    );
+    let second = run(args(&[]));
+    assert_eq!(text(&second.stdout), "(no new lines — log at 3 lines; 1 earlier line never shown — lines: 3 reaches the newest)\n");
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&log)
+        .unwrap()
+        .write_all(b"four\n")
+        .unwrap();
+    let third = run(args(&["--json"]));
+    let doc: serde_json::Value = serde_json::from_slice(&third.stdout).unwrap();
+    assert_eq!(doc["text"], "+1 new line — log at 4 lines\nfour");
+    assert_eq!(doc["counts"]["new_shown"], 1);
+
+    for (body, warning) in [
+        (&b"{not json"[..], "not a state file"),
+        (
+            br#"{"bgtail_state":99,"engine":"exact","state":{}}"#,
+            "state format 99 is not 1",
+        ),
+        (
+            br#"{"bgtail_state":1,"engine":"shipped","state":{"bookmarks":[]}}"#,
+            "written by the shipped engine",
+        ),
+    ] {
+        std::fs::write(&state, body).unwrap();
+        let out = run(args(&[]));
+        assert!(out.status.success());
+        assert!(text(&out.stderr).contains(warning), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).starts_with("first read: 2 lines"),
+            "a fresh bookmark"
+        );
+        let saved: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&state).unwrap()).unwrap();
+        assert_eq!(
+            saved["bgtail_state"], 1,
+            "the state file is rewritten whole"
+        );
+    }
+}
+
+#[test]
+fn read_reports_missing_and_binary_logs_and_hostile_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("s.json");
+    let out = bgtail(&[
+        "read",
+        dir.path().join("gone.log").to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("No log found for job gone at "));
+    let bin = write(dir.path(), "bin.log", b"\x00\x01\xff\xfe\n\x7fELF\n");
+    let out = bgtail(&[
+        "read",
+        bin.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).contains("\u{2400}\u{1}\u{FFFD}\u{FFFD}"),
+        "{:?}",
+        text(&out.stdout)
+    );
+    let out = bgtail(&[
+        "read",
+        bin.to_str().unwrap(),
+        "--state",
+        state.to_str().unwrap(),
+        "--id",
+        "../etc",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("bgtail: invalid job id \"../etc\""));
+}
+
+#[test]
+fn record_writes_a_trace_of_a_real_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("rec.jsonl");
+    let out = bgtail(&[
+        "record",
+        "--out",
+        out_path.to_str().unwrap(),
+        "--reads",
+        "100:5,400:5",
+        "--",
+        "sh",
+        "-c",
+        "echo first; printf 'half'; sleep 0.3; echo ' line'; echo err >&2; exit 4",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let trace = std::fs::read_to_string(&out_path).unwrap();
+    assert!(trace.contains(r#""source":"recorded""#));
+    assert!(trace.contains(r#""event":"exit""#) && trace.contains(r#""code":4"#));
+    assert!(trace.contains("err\\n"), "stderr goes into the same log");
+    let replay = bgtail(&["replay", out_path.to_str().unwrap()]);
+    assert!(replay.status.success(), "{}", text(&replay.stdout));
+    let out = bgtail(&[
+        "record",
+        "--out",
+        out_path.to_str().unwrap(),
+        "--",
+        "/no/such/command",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_reports_each_property_and_exports_counterexamples() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bgtail(&[
+        "check",
+        "--engine",
+        "both",
+        "--bound",
+        "gap",
+        "--export",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let s = text(&out.stdout);
+    assert!(s.contains("exact engine, bound gap"));
+    assert!(s.contains("states/s"));
+    assert!(s.contains("repeats bounded") && s.contains("BROKEN in"));
+    let exported = dir.path().join("shipped-gap-repeats-bounded.jsonl");
+    let replay = bgtail(&["replay", "--quiet", exported.to_str().unwrap()]);
+    assert!(replay.status.success());
+}
+
+#[test]
+fn verify_replays_a_corpus_and_ends_with_the_comparison() {
+    let out = bgtail(&[
+        "verify",
+        "--skip-model",
+        "--traces",
+        repo().join("traces/issue-28").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let s = text(&out.stdout);
+    assert!(s.contains("## Shipped vs exact over the corpus"));
+    assert!(s.contains("verify: OK"));
+}
+
+/// `bgtail explore` serves stateright's Explorer; its status endpoint answers.
+#[test]
+fn explore_serves_the_status_endpoint_on_loopback() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .args(["explore", "--bound", "gap", "--port", &port.to_string()])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let body = loop {
+        if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+            s.write_all(b"GET /.status HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+                .unwrap();
+            let mut reply = String::new();
+            let _ = s.read_to_string(&mut reply);
+            if reply.starts_with("HTTP/1.") {
+                break reply;
+            }
+        }
+        assert!(Instant::now() < deadline, "explorer did not answer");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(body.contains(" 200 "), "{body}");
+    let json = &body[body.find("\r\n\r\n").unwrap() + 4..];
+    let status: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert!(status.get("unique_state_count").is_some());
+    assert!(status["properties"].to_string().contains("repeats bounded"));
+}
