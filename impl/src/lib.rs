@@ -9,6 +9,17 @@
 //!
 //! Both are pure: all they remember is their [`Engine::State`], and they see a log only
 //! through [`source::LogSource`]. Files, the command line and the model live elsewhere.
+//!
+//! ```no_run
+//! use bgtail::source::open_log;
+//! use bgtail::{ExactEngine, Request, Tail};
+//!
+//! let mut tail = Tail::new(ExactEngine::default(), "build-1790000000-42", "/jobs/build.log");
+//! let log = open_log("/jobs/build.log".as_ref());
+//! let reply = tail.read(log.as_ref(), &Request::lines(40))?;
+//! println!("{}", reply.text);
+//! # Ok::<(), bgtail::Rejected>(())
+//! ```
 
 pub mod api;
 pub mod condense;

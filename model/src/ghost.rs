@@ -15,9 +15,9 @@ pub struct Ghost {
     /// Length and FNV-1a hash of the log's bytes at the last read (none before the first).
     pub last_read: Option<(u16, u64)>,
     /// Complete lines delivered, by index (bit i: line i).
-    pub delivered: u32,
+    pub delivered: u64,
     /// Lines whose partial beginning was delivered, by index.
-    pub partial_delivered: u32,
+    pub partial_delivered: u64,
     /// Complete lines the log had at the last read: lines from this index on are new.
     pub settled: u8,
     /// Whether the engine said it forgot coverage in this generation (repeats allowed after).
@@ -64,7 +64,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-fn bit(i: usize) -> u32 {
+fn bit(i: usize) -> u64 {
     1 << i
 }
 
@@ -159,7 +159,7 @@ impl Ghost {
         }
 
         // What the reply claims it carries, mapped to the model's lines.
-        let mut claimed: u32 = 0;
+        let mut claimed: u64 = 0;
         let mut claimed_partial: Option<usize> = None;
         for s in &reply.shown {
             let Ok(i) = ctx.rendered.starts.binary_search(&s.offset) else {
@@ -263,7 +263,7 @@ impl Ghost {
             v.left_out = undelivered.iter().any(|&i| claimed & bit(i) == 0);
         }
         v.partial_completed =
-            (0..32).any(|i| claimed & bit(i) != 0 && self.partial_delivered & bit(i) != 0);
+            (0..64).any(|i| claimed & bit(i) != 0 && self.partial_delivered & bit(i) != 0);
 
         // Honest counts.
         let c = &reply.counts;

@@ -177,6 +177,31 @@ impl ModelConfig {
         }
     }
 
+    /// Upstream's real limits and a long horizon, for random sequences far beyond what the
+    /// checker can enumerate.
+    pub fn long_random() -> Self {
+        ModelConfig {
+            limits: Limits::default(),
+            max_lines: 60,
+            max_reads: 80,
+            max_resets: 4,
+            read_lines: vec![1, 2, 3, 5, 10, 40, 144],
+            raw_lines: vec![2, 40],
+            views: vec![300, 1200],
+            kinds: vec![
+                LineKind::Short,
+                LineKind::Long,
+                LineKind::Repeated,
+                LineKind::Blank,
+                LineKind::Wrapper,
+            ],
+            partial_lines: true,
+            truncate: true,
+            rewrite: true,
+            finish: true,
+        }
+    }
+
     /// A deeper bound for the command line: four kinds, up to 5 lines and 3 reads.
     pub fn deep() -> Self {
         ModelConfig {
@@ -265,6 +290,22 @@ pub fn partial_text(index: usize, variant: bool) -> String {
 pub const PARTIAL_REST: &str = "-done";
 
 impl<S> TailState<S> {
+    /// An empty log of a running job, read by nobody yet.
+    pub fn empty(engine: S) -> Self {
+        TailState {
+            lines: Vec::new(),
+            partial: false,
+            variant: false,
+            running: true,
+            view: None,
+            reads: 0,
+            resets: 0,
+            engine,
+            ghost: Ghost::default(),
+            last: Verdict::default(),
+        }
+    }
+
     pub fn render(&self, limits: &Limits) -> Rendered {
         let mut bytes = Vec::new();
         let mut starts = Vec::with_capacity(self.lines.len() + 1);
@@ -290,18 +331,7 @@ where
     type Action = Action;
 
     fn init_states(&self) -> Vec<Self::State> {
-        vec![TailState {
-            lines: Vec::new(),
-            partial: false,
-            variant: false,
-            running: true,
-            view: None,
-            reads: 0,
-            resets: 0,
-            engine: E::State::default(),
-            ghost: Ghost::default(),
-            last: Verdict::default(),
-        }]
+        vec![TailState::empty(E::State::default())]
     }
 
     fn actions(&self, state: &Self::State, actions: &mut Vec<Self::Action>) {
@@ -394,6 +424,8 @@ where
 
     fn within_boundary(&self, s: &Self::State) -> bool {
         let c = &self.config;
+        // The ghost keeps one bit per line.
+        debug_assert!(c.max_lines <= 64, "the ghost tracks at most 64 lines");
         s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
             && s.reads <= c.max_reads
             && s.resets <= c.max_resets
@@ -496,18 +528,7 @@ impl<E: Engine> TailModel<E> {
         let mut partial = false;
         let mut variant = false;
         let mut view: Option<u16> = None;
-        let mut state: TailState<()> = TailState {
-            lines: Vec::new(),
-            partial: false,
-            variant: false,
-            running: true,
-            view: None,
-            reads: 0,
-            resets: 0,
-            engine: (),
-            ghost: Ghost::default(),
-            last: Verdict::default(),
-        };
+        let mut state = TailState::empty(());
         for action in actions {
             match action {
                 Action::Append(kind) => {

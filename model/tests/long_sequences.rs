@@ -1,0 +1,95 @@
+//! Long random sequences, far beyond the checker's bound and with upstream's real limits,
+//! through the same model and the same ghost oracle, for both engines.
+
+use bgtail::Engine;
+use bgtail_model::{Action, LineKind, ModelConfig, TailModel, TailState};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use stateright::Model;
+
+fn action() -> impl Strategy<Value = Action> {
+    let kind = prop_oneof![
+        5 => Just(LineKind::Short),
+        2 => Just(LineKind::Long),
+        3 => Just(LineKind::Repeated),
+        1 => Just(LineKind::Blank),
+        1 => Just(LineKind::Wrapper),
+    ];
+    prop_oneof![
+        10 => kind.prop_map(Action::Append),
+        1 => Just(Action::WritePartial),
+        1 => Just(Action::CompletePartial),
+        6 => prop::sample::select(vec![1u8, 2, 3, 5, 10, 40]).prop_map(Action::Read),
+        1 => Just(Action::Read(144)),
+        1 => prop::sample::select(vec![2u8, 40]).prop_map(Action::RawRead),
+        1 => prop::sample::select(vec![None, Some(300u16), Some(1200)]).prop_map(Action::SetView),
+        1 => Just(Action::Truncate),
+        1 => Just(Action::Rewrite),
+        1 => Just(Action::Finish),
+    ]
+}
+
+/// Runs the actions the model offers (others are skipped) and returns every state reached.
+fn run<E>(model: &TailModel<E>, actions: &[Action]) -> Vec<TailState<E::State>>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    let mut state = model.init_states().remove(0);
+    let mut states = Vec::new();
+    let mut offered = Vec::new();
+    for a in actions {
+        offered.clear();
+        model.actions(&state, &mut offered);
+        if !offered.contains(a) {
+            continue;
+        }
+        state = model.next_state(&state, a.clone()).expect("a successor");
+        states.push(state.clone());
+    }
+    states
+}
+
+fn config() -> ModelConfig {
+    ModelConfig::long_random()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn exact_keeps_the_contract_on_long_random_sequences(actions in prop::collection::vec(action(), 1..200)) {
+        let model = TailModel::exact(config());
+        for (step, s) in run(&model, &actions).iter().enumerate() {
+            let v = s.last;
+            prop_assert!(!v.lost && !v.stalled && !v.repeated && !v.dishonest && !v.over_budget,
+                "step {}: {:?}", step, v);
+        }
+    }
+}
+
+/// The same sequences find both of #28's symptoms in the shipped engine (a fixed seed, so the
+/// run is the same every time).
+#[test]
+fn shipped_shows_both_symptoms_on_long_random_sequences() {
+    let model = TailModel::shipped(config());
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[28; 32]),
+    );
+    let (mut repeated, mut lost) = (0, 0);
+    for _ in 0..300 {
+        let actions = prop::collection::vec(action(), 1..200)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let states = run(&model, &actions);
+        repeated += usize::from(states.iter().any(|s| s.last.repeated));
+        lost += usize::from(states.iter().any(|s| s.last.lost));
+    }
+    assert!(
+        repeated > 0 && lost > 0,
+        "repeated in {repeated} runs, lost in {lost}"
+    );
+}
