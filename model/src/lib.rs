@@ -202,16 +202,10 @@ impl ModelConfig {
         }
     }
 
-    /// A deeper bound for the command line: four kinds, up to 5 lines and 3 reads.
+    /// A deeper bound for the command line: CI's families and kinds, up to 5 lines.
     pub fn deep() -> Self {
         ModelConfig {
             max_lines: 5,
-            kinds: vec![
-                LineKind::Short,
-                LineKind::Long,
-                LineKind::Repeated,
-                LineKind::Blank,
-            ],
             ..Self::ci()
         }
     }

@@ -14,7 +14,7 @@ pub enum Bound {
     Ci,
     /// CI's second: blank and wrapper lines among content lines, 3 lines.
     CiNonContent,
-    /// Deeper: four kinds, 5 lines, 3 reads (minutes).
+    /// Deeper: CI's, with up to 5 lines (minutes).
     Deep,
     /// Issue #28's gap world: short lines, reads of 1 and 3.
     Gap,
