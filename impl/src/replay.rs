@@ -119,16 +119,21 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
                 tally.reads += 1;
                 let request = read.request(running, trace.header.running_gate);
                 let bytes = log.bytes().to_vec();
-                let continues = last_read
-                    .as_ref()
-                    .is_some_and(|(b, f)| *f == files && bytes.starts_with(b));
-                if !continues {
-                    generation += 1;
-                    delivered.clear();
-                    forgot = false;
-                }
                 let outcome = engine.read(&mut state, job, &log.source(), &request);
-                last_read = Some((bytes.clone(), files));
+                // A read that looked at the log (not a refusal, not a gated read) is where the
+                // audit's own notion of a generation advances.
+                let looked = matches!(&outcome, Ok(r) if r.kind != crate::api::ReadKind::Gated);
+                if looked {
+                    let continues = last_read
+                        .as_ref()
+                        .is_some_and(|(b, f)| *f == files && bytes.starts_with(b));
+                    if !continues {
+                        generation += 1;
+                        delivered.clear();
+                        forgot = false;
+                    }
+                    last_read = Some((bytes.clone(), files));
+                }
                 let mut record = ReadRecord {
                     event: index,
                     request,

@@ -148,6 +148,15 @@ impl Engine for ExactEngine {
         let Some(b) = state.get(job.id) else {
             return Vec::new();
         };
+        let Ok(stat) = log.stat() else {
+            return Vec::new();
+        };
+        // Coverage belongs to its generation: the next read would clear it.
+        let mut ignored = 0;
+        let head = |len| read_span(log, 0, len, &mut ignored);
+        if Self::generation_change(b, job.path, stat, head).is_some() {
+            return Vec::new();
+        }
         let Ok(view) = View::read_last(log, u64::MAX, usize::MAX) else {
             return Vec::new();
         };
@@ -184,9 +193,11 @@ impl Engine for ExactEngine {
         };
 
         let prev = state.take(job.id);
-        let reset = prev
-            .as_ref()
-            .and_then(|p| self.generation_change(p, job.path, stat, log, &scan, &mut bytes_read));
+        let reset = prev.as_ref().and_then(|p| {
+            Self::generation_change(p, job.path, stat, |len| {
+                self.head_bytes(log, &scan, len, &mut bytes_read)
+            })
+        });
         let start = match prev {
             Some(p) if reset.is_none() => render::Start {
                 generation: p.generation,
@@ -319,15 +330,13 @@ impl ExactEngine {
         read_span(log, 0, len, bytes_read)
     }
 
-    /// Whether the log is another generation than the bookmark's, and why.
+    /// Whether the log is another generation than the bookmark's, and why. `head` reads the
+    /// log's first bytes (from the view when it holds them).
     fn generation_change(
-        &self,
         prev: &ExactBookmark,
         path: &str,
         stat: LogStat,
-        log: &dyn LogSource,
-        scan: &Scan,
-        bytes_read: &mut u64,
+        head: impl FnOnce(u64) -> Result<Vec<u8>, crate::source::SourceError>,
     ) -> Option<ResetReason> {
         if prev.path != path {
             return Some(ResetReason::PathChanged);
@@ -342,7 +351,7 @@ impl ExactEngine {
         }
         // Compare the same prefix the bookmark hashed. A read error here cannot prove a
         // rewrite, so it counts as one: coverage starts over, which can only repeat lines.
-        match self.head_bytes(log, scan, prev.head.len, bytes_read) {
+        match head(prev.head.len) {
             Ok(bytes) if bytes.len() as u64 == prev.head.len && fnv1a(&bytes) == prev.head.hash => {
                 None
             }
