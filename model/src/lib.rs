@@ -300,6 +300,31 @@ impl<S> TailState<S> {
         }
     }
 
+    /// What an action does to the log and to the agent's settings: everything but a read.
+    pub fn apply_to_log(&mut self, action: &Action) {
+        match action {
+            Action::Append(kind) => self.lines.push(*kind),
+            Action::WritePartial => self.partial = true,
+            Action::CompletePartial => {
+                // The completed line keeps the partial line's start; its text grows.
+                self.partial = false;
+                self.lines.push(LineKind::Completed);
+            }
+            Action::SetView(v) => self.view = *v,
+            Action::Truncate => {
+                self.lines.truncate(self.lines.len() / 2);
+                self.partial = false;
+                self.resets += 1;
+            }
+            Action::Rewrite => {
+                self.variant = !self.variant;
+                self.resets += 1;
+            }
+            Action::Finish => self.running = false,
+            Action::Read(_) | Action::RawRead(_) => {}
+        }
+    }
+
     pub fn render(&self, limits: &Limits) -> Rendered {
         let mut bytes = Vec::new();
         let mut starts = Vec::with_capacity(self.lines.len() + 1);
@@ -366,26 +391,9 @@ where
         let mut s = last.clone();
         s.last = Verdict::default();
         match action {
-            Action::Append(kind) => s.lines.push(kind),
-            Action::WritePartial => s.partial = true,
-            Action::CompletePartial => {
-                // The completed line keeps the partial line's start; its text grows.
-                s.partial = false;
-                s.lines.push(LineKind::Completed);
-            }
-            Action::SetView(v) => s.view = v,
-            Action::Truncate => {
-                s.lines.truncate(s.lines.len() / 2);
-                s.partial = false;
-                s.resets += 1;
-            }
-            Action::Rewrite => {
-                s.variant = !s.variant;
-                s.resets += 1;
-            }
-            Action::Finish => s.running = false,
             Action::Read(n) => self.read(&mut s, n, false),
             Action::RawRead(n) => self.read(&mut s, n, true),
+            other => s.apply_to_log(&other),
         }
         Some(s)
     }
@@ -518,64 +526,42 @@ impl<E: Engine> TailModel<E> {
     pub fn to_trace(&self, actions: &[Action], name: &str, description: &str) -> Trace {
         let limits = &self.config.limits;
         let mut events = Vec::new();
-        let mut lines: usize = 0;
-        let mut partial = false;
-        let mut variant = false;
-        let mut view: Option<u16> = None;
         let mut state = TailState::empty(());
         for action in actions {
             match action {
-                Action::Append(kind) => {
-                    let text = format!("{}\n", line_text(lines, *kind, variant, limits));
-                    events.push(Event::Append(Write::new(None, text.as_bytes())));
-                    state.lines.push(*kind);
-                    lines += 1;
-                }
-                Action::WritePartial => {
-                    events.push(Event::Append(Write::new(
-                        None,
-                        partial_text(lines, variant).as_bytes(),
-                    )));
-                    partial = true;
-                }
-                Action::CompletePartial => {
-                    events.push(Event::Append(Write::new(
-                        None,
-                        format!("{PARTIAL_REST}\n").as_bytes(),
-                    )));
-                    state.lines.push(LineKind::Completed);
-                    lines += 1;
-                    partial = false;
-                }
                 Action::Read(n) | Action::RawRead(n) => events.push(Event::Read(trace::Read {
                     lines: Some(f64::from(*n)),
                     raw: matches!(action, Action::RawRead(_)),
-                    bytes: view.map(f64::from),
+                    bytes: state.view.map(f64::from),
                     ..trace::Read::default()
                 })),
-                Action::SetView(v) => view = *v,
-                Action::Truncate => {
-                    state.lines.truncate(lines / 2);
-                    lines = state.lines.len();
-                    partial = false;
-                    state.partial = false;
-                    let len = state.render(limits).bytes.len() as u64;
-                    events.push(Event::Truncate(trace::Truncate { t: None, len }));
+                Action::Finish => {
+                    state.apply_to_log(action);
+                    events.push(Event::Exit(trace::Exit {
+                        t: None,
+                        code: 0,
+                        marker: false,
+                    }));
                 }
-                Action::Rewrite => {
-                    variant = !variant;
-                    state.variant = variant;
-                    state.partial = partial;
-                    let bytes = state.render(limits).bytes;
-                    events.push(Event::Rewrite(Write::new(None, &bytes)));
+                _ => {
+                    // The same change the model makes, written as the bytes it changed.
+                    let before = state.render(limits).bytes;
+                    state.apply_to_log(action);
+                    let after = state.render(limits).bytes;
+                    if after.starts_with(&before) {
+                        if after.len() > before.len() {
+                            events.push(Event::Append(Write::new(None, &after[before.len()..])));
+                        }
+                    } else if before.starts_with(&after) {
+                        events.push(Event::Truncate(trace::Truncate {
+                            t: None,
+                            len: after.len() as u64,
+                        }));
+                    } else {
+                        events.push(Event::Rewrite(Write::new(None, &after)));
+                    }
                 }
-                Action::Finish => events.push(Event::Exit(trace::Exit {
-                    t: None,
-                    code: 0,
-                    marker: false,
-                })),
             }
-            state.partial = partial;
         }
         Trace {
             header: trace::Header {
