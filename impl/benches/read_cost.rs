@@ -1,0 +1,269 @@
+//! Read cost of both engines on generated logs, side by side in one run, with GNU `tail -n 40`
+//! as the physical anchor for a first read. `cargo bench -p bgtail --bench read_cost`
+//! (set `BGTAIL_BENCH_SIZES=1,64,1024` for MiB sizes; the default is 1 and 64).
+//!
+//! Each figure is the median of several runs; the ratios are exact/shipped and exact/tail.
+
+use bgtail::source::file::FileLog;
+use bgtail::{Engine, ExactEngine, Job, Request, ShippedEngine};
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const ROUNDS: usize = 7;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn generate(path: &Path, mib: u64, long: bool) {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let target = mib << 20;
+    let mut written = 0u64;
+    let mut i = 0u64;
+    while written < target {
+        let line = if long {
+            format!(
+                "{{\"seq\":{i},\"payload\":\"{}\"}}\n",
+                "x".repeat(400 + (i % 300) as usize)
+            )
+        } else {
+            format!("{i:09} ok test case {}\n", i % 977)
+        };
+        f.write_all(line.as_bytes()).unwrap();
+        written += line.len() as u64;
+        i += 1;
+    }
+    f.flush().unwrap();
+}
+
+struct Figure {
+    time: Duration,
+    bytes: u64,
+}
+
+/// Times `read` on a fresh bookmark after `setup` (which may read and append), `ROUNDS` times.
+fn measure<E: Engine>(
+    engine: &E,
+    path: &Path,
+    mut setup: impl FnMut(&E, &mut E::State),
+    request: &Request,
+) -> Figure {
+    let mut times = Vec::new();
+    let mut bytes = 0;
+    for _ in 0..ROUNDS {
+        let mut state = E::State::default();
+        setup(engine, &mut state);
+        let log = FileLog::open(path).unwrap();
+        let job = Job {
+            id: "bench-1-1",
+            path: path.to_str().unwrap(),
+        };
+        let started = Instant::now();
+        let reply = engine.read(&mut state, job, &log, request).unwrap();
+        times.push(started.elapsed());
+        bytes = reply.bytes_read;
+    }
+    Figure {
+        time: median(times),
+        bytes,
+    }
+}
+
+fn read_once<E: Engine>(engine: &E, state: &mut E::State, path: &Path, request: &Request) {
+    let log = FileLog::open(path).unwrap();
+    let job = Job {
+        id: "bench-1-1",
+        path: path.to_str().unwrap(),
+    };
+    engine.read(state, job, &log, request).unwrap();
+}
+
+/// The median wall time of running a command on `path`.
+fn process_time(command: &[&str], path: &Path) -> Option<Duration> {
+    let mut times = Vec::new();
+    for _ in 0..ROUNDS {
+        let started = Instant::now();
+        let out = std::process::Command::new(command[0])
+            .args(&command[1..])
+            .arg(path)
+            .output()
+            .ok()?;
+        times.push(started.elapsed());
+        if !out.status.success() {
+            return None;
+        }
+    }
+    Some(median(times))
+}
+
+/// `bgtail read --lines 40` on a fresh state file each time, when the release binary is built.
+fn bgtail_first_read(path: &Path) -> Option<Duration> {
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/bgtail");
+    if !bin.exists() {
+        return None;
+    }
+    let mut times = Vec::new();
+    for round in 0..ROUNDS {
+        let state = path.with_extension(format!("state{round}"));
+        let started = Instant::now();
+        let out = std::process::Command::new(&bin)
+            .arg("read")
+            .arg(path)
+            .arg("--state")
+            .arg(&state)
+            .args(["--lines", "40"])
+            .output()
+            .ok()?;
+        times.push(started.elapsed());
+        let _ = std::fs::remove_file(&state);
+        if !out.status.success() {
+            return None;
+        }
+    }
+    Some(median(times))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.3}", d.as_secs_f64() * 1e3)
+}
+
+fn main() {
+    let sizes: Vec<u64> = std::env::var("BGTAIL_BENCH_SIZES")
+        .unwrap_or_else(|_| "1,64".into())
+        .split(',')
+        .map(|s| s.trim().parse().expect("sizes in MiB"))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = ShippedEngine::default();
+    let exact = ExactEngine::default();
+    println!("| log | lines | scenario | shipped ms | exact ms | exact/shipped | shipped bytes read | exact bytes read |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for &mib in &sizes {
+        for long in [false, true] {
+            let path = dir.path().join(format!("log-{mib}-{long}.log"));
+            generate(&path, mib, long);
+            let kind = if long { "long" } else { "short" };
+            let scenarios: Vec<(&str, Request, Option<u64>)> = vec![
+                ("first read, lines 40", Request::lines(40), None),
+                ("first read, lines 400", Request::lines(400), None),
+                ("delta after +1 KiB", Request::lines(40), Some(1 << 10)),
+                ("delta after +1 MiB", Request::lines(40), Some(1 << 20)),
+                ("widening 40 → 400", Request::lines(400), Some(0)),
+                ("raw, lines 40", Request::lines(40).raw(), None),
+            ];
+            for (name, request, append) in scenarios {
+                let base = std::fs::read(&path).unwrap();
+                let run = |engine_is_exact: bool| -> Figure {
+                    let setup_path = path.clone();
+                    let base = base.clone();
+                    let setup = move |bytes: Option<u64>| {
+                        std::fs::write(&setup_path, &base).unwrap();
+                        bytes
+                    };
+                    if engine_is_exact {
+                        measure(
+                            &exact,
+                            &path,
+                            |e, s| {
+                                if let Some(n) = setup(append) {
+                                    read_once(e, s, &path, &Request::lines(40));
+                                    append_bytes(&path, n);
+                                }
+                            },
+                            &request,
+                        )
+                    } else {
+                        measure(
+                            &shipped,
+                            &path,
+                            |e, s| {
+                                if let Some(n) = setup(append) {
+                                    read_once(e, s, &path, &Request::lines(40));
+                                    append_bytes(&path, n);
+                                }
+                            },
+                            &request,
+                        )
+                    }
+                };
+                let s = run(false);
+                let e = run(true);
+                std::fs::write(&path, &base).unwrap();
+                println!(
+                    "| {mib} MiB | {kind} | {name} | {} | {} | {:.2} | {} | {} |",
+                    ms(s.time),
+                    ms(e.time),
+                    e.time.as_secs_f64() / s.time.as_secs_f64(),
+                    s.bytes,
+                    e.bytes
+                );
+            }
+            // A polling agent: 1,000 appends of 1 KiB, a read after each, on one bookmark.
+            let poll = |exact_engine: bool| -> (Duration, u64) {
+                let base = std::fs::read(&path).unwrap();
+                let mut total = Duration::ZERO;
+                let mut bytes = 0;
+                let mut s_state = Default::default();
+                let mut e_state = Default::default();
+                for _ in 0..1_000 {
+                    append_bytes(&path, 1 << 10);
+                    let log = FileLog::open(&path).unwrap();
+                    let job = Job {
+                        id: "bench-1-1",
+                        path: path.to_str().unwrap(),
+                    };
+                    let started = Instant::now();
+                    let reply = if exact_engine {
+                        exact
+                            .read(&mut e_state, job, &log, &Request::lines(40))
+                            .unwrap()
+                    } else {
+                        shipped
+                            .read(&mut s_state, job, &log, &Request::lines(40))
+                            .unwrap()
+                    };
+                    total += started.elapsed();
+                    bytes += reply.bytes_read;
+                }
+                std::fs::write(&path, &base).unwrap();
+                (total, bytes)
+            };
+            let (st, sb) = poll(false);
+            let (et, eb) = poll(true);
+            println!(
+                "| {mib} MiB | {kind} | polling: 1,000 × (+1 KiB, read) total | {} | {} | {:.2} | {sb} | {eb} |",
+                ms(st),
+                ms(et),
+                et.as_secs_f64() / st.as_secs_f64()
+            );
+            // First read as a process, measured the same way as GNU tail.
+            if let (Some(tail), Some(bg)) = (
+                process_time(&["tail", "-n", "40"], &path),
+                bgtail_first_read(&path),
+            ) {
+                println!(
+                    "| {mib} MiB | {kind} | first read as a process: `tail -n 40` {} ms, `bgtail read --lines 40` {} ms | — | — | exact/tail {:.2} | — | — |",
+                    ms(tail),
+                    ms(bg),
+                    bg.as_secs_f64() / tail.as_secs_f64()
+                );
+            }
+        }
+    }
+}
+
+fn append_bytes(path: &Path, n: u64) {
+    if n == 0 {
+        return;
+    }
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    let line = "appended line of a running job, 48 bytes long..\n";
+    let mut left = n;
+    while left > 0 {
+        let chunk = &line.as_bytes()[..(left as usize).min(line.len())];
+        f.write_all(chunk).unwrap();
+        left -= chunk.len() as u64;
+    }
+}
