@@ -1,0 +1,70 @@
+//! A model path exported as a trace replays the same log, read by read.
+
+use bgtail::source::MemoryLog;
+use bgtail::trace::Event;
+use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
+use stateright::Model;
+
+#[test]
+fn an_exported_path_replays_the_same_bytes_at_every_read() {
+    let model = TailModel::exact(ModelConfig {
+        max_lines: 8,
+        max_reads: 10,
+        max_resets: 2,
+        ..ModelConfig::ci()
+    });
+    let path = vec![
+        WritePartial,
+        Read(2),
+        CompletePartial,
+        Append(Long),
+        Append(Repeated),
+        Append(Repeated),
+        Append(Repeated),
+        SetView(Some(12)),
+        Read(1),
+        SetView(None),
+        RawRead(1),
+        Read(4),
+        Truncate,
+        Append(Short),
+        Read(2),
+        Rewrite,
+        Read(4),
+        Finish,
+        Read(4),
+    ];
+    // The model's log at each read.
+    let limits = &model.config.limits;
+    let mut state = model.init_states().remove(0);
+    let mut expected = Vec::new();
+    for action in &path {
+        if matches!(action, Read(_) | RawRead(_)) {
+            expected.push((state.render(limits).bytes, state.view, state.running));
+        }
+        state = model.next_state(&state, action.clone()).unwrap();
+    }
+    // The trace's log at each read.
+    let trace = model.to_trace(&path, "export", "every action once");
+    let mut log = MemoryLog::new();
+    let mut running = true;
+    let mut seen = Vec::new();
+    for event in &trace.events {
+        match event {
+            Event::Append(w) => log.append(&w.decode().unwrap()),
+            Event::Truncate(t) => log.truncate(t.len as usize),
+            Event::Rewrite(w) => log.rewrite(&w.decode().unwrap()),
+            Event::Replace(w) => log.replace(&w.decode().unwrap()),
+            Event::Exit(e) => {
+                assert!(!e.marker, "the model's job ends without a marker");
+                running = false;
+            }
+            Event::Read(r) => seen.push((log.bytes().to_vec(), r.bytes.map(|b| b as u16), running)),
+            Event::OtherTool(_) => unreachable!(),
+        }
+    }
+    assert_eq!(seen, expected);
+    // And it parses back from its own text.
+    let text = trace.to_jsonl();
+    assert_eq!(bgtail::trace::Trace::parse("export", &text).unwrap(), trace);
+}
