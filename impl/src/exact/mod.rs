@@ -153,8 +153,10 @@ impl Engine for ExactEngine {
         };
         // Coverage belongs to its generation: the next read would clear it.
         let mut ignored = 0;
-        let head = |len| read_span(log, 0, len, &mut ignored);
-        if Self::generation_change(b, job.path, stat, head).is_some() {
+        let Ok(head) = read_span(log, 0, b.head.len, &mut ignored) else {
+            return Vec::new();
+        };
+        if Self::generation_change(b, job.path, stat, &head).is_some() {
             return Vec::new();
         }
         let Ok(view) = View::read_last(log, u64::MAX, usize::MAX) else {
@@ -187,17 +189,22 @@ impl Engine for ExactEngine {
             Ok(s) => s,
             Err(e) => return Ok(error_reply(job, &e)),
         };
-        let head = match self.head_print(log, &scan, stat.size, &mut bytes_read) {
-            Ok(h) => h,
+        // The log's first bytes, read once: they both identify this generation and are
+        // compared with what the bookmark saw.
+        let head_len = stat.size.min(self.limits.head_probe_bytes);
+        let head_bytes = match self.head_bytes(log, &scan, head_len, &mut bytes_read) {
+            Ok(b) => b,
             Err(e) => return Ok(error_reply(job, &e)),
+        };
+        let head = HeadPrint {
+            len: head_bytes.len() as u64,
+            hash: fnv1a(&head_bytes),
         };
 
         let prev = state.take(job.id);
-        let reset = prev.as_ref().and_then(|p| {
-            Self::generation_change(p, job.path, stat, |len| {
-                self.head_bytes(log, &scan, len, &mut bytes_read)
-            })
-        });
+        let reset = prev
+            .as_ref()
+            .and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
         let start = match prev {
             Some(p) if reset.is_none() => render::Start {
                 generation: p.generation,
@@ -300,23 +307,7 @@ impl ExactEngine {
         })
     }
 
-    /// The fingerprint of the first `head_probe_bytes` of the log, taken from the view when it
-    /// starts at 0, else read.
-    fn head_print(
-        &self,
-        log: &dyn LogSource,
-        scan: &Scan,
-        size: u64,
-        bytes_read: &mut u64,
-    ) -> Result<HeadPrint, crate::source::SourceError> {
-        let len = size.min(self.limits.head_probe_bytes);
-        let bytes = self.head_bytes(log, scan, len, bytes_read)?;
-        Ok(HeadPrint {
-            len: bytes.len() as u64,
-            hash: fnv1a(&bytes),
-        })
-    }
-
+    /// The log's first `len` bytes, taken from the view when it starts at 0, else read.
     fn head_bytes(
         &self,
         log: &dyn LogSource,
@@ -330,13 +321,13 @@ impl ExactEngine {
         read_span(log, 0, len, bytes_read)
     }
 
-    /// Whether the log is another generation than the bookmark's, and why. `head` reads the
-    /// log's first bytes (from the view when it holds them).
+    /// Whether the log is another generation than the bookmark's, and why. `head` holds the
+    /// log's first bytes, at least as many as the bookmark hashed unless the log shrank.
     fn generation_change(
         prev: &ExactBookmark,
         path: &str,
         stat: LogStat,
-        head: impl FnOnce(u64) -> Result<Vec<u8>, crate::source::SourceError>,
+        head: &[u8],
     ) -> Option<ResetReason> {
         if prev.path != path {
             return Some(ResetReason::PathChanged);
@@ -349,12 +340,11 @@ impl ExactEngine {
         if stat.size < prev.size {
             return Some(ResetReason::Shrank);
         }
-        // Compare the same prefix the bookmark hashed. A read error here cannot prove a
-        // rewrite, so it counts as one: coverage starts over, which can only repeat lines.
-        match head(prev.head.len) {
-            Ok(bytes) if bytes.len() as u64 == prev.head.len && fnv1a(&bytes) == prev.head.hash => {
-                None
-            }
+        // Compare the same prefix the bookmark hashed. Fewer bytes than that (the log shrank
+        // while it was read) cannot prove the same log, so they count as a rewrite: coverage
+        // starts over, which can only repeat lines.
+        match head.get(..prev.head.len as usize) {
+            Some(prefix) if fnv1a(prefix) == prev.head.hash => None,
             _ => Some(ResetReason::Rewritten),
         }
     }
