@@ -214,6 +214,9 @@ pub trait Engine {
 
     fn limits(&self) -> &Limits;
 
+    /// How the engine condenses lines (for checkers that look for a line in a reply).
+    fn style(&self) -> crate::condense::Style;
+
     /// Performs one read. Same state, same log bytes, same request: same reply and state.
     fn read(
         &self,

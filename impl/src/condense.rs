@@ -58,6 +58,23 @@ impl Style {
             Style::Exact => AnsiFlavor::Complete,
         }
     }
+
+    /// A line's text with escapes stripped, as this style prints it before any cap or fold:
+    /// the exact style also shows NUL bytes as U+2400 (␀), which upstream passes through.
+    fn clean(self, line: &str) -> (String, usize) {
+        let (text, n) = strip_ansi(line, self.ansi());
+        match self {
+            Style::Exact if text.contains('\0') => (text.replace('\0', "\u{2400}"), n),
+            _ => (text, n),
+        }
+    }
+
+    /// How a content line's text begins in a condensed body of this style: cleaned and cut at
+    /// the per-line cap (a fold marker or a cap suffix may follow). Checkers use it to find a
+    /// claimed line in a reply.
+    pub fn line_prefix(self, line: &str, limits: &Limits) -> String {
+        truncate_utf16(&self.clean(line).0, limits.line_cap)
+    }
 }
 
 /// A line with its escape sequences removed, and how many were.
@@ -112,7 +129,7 @@ pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, style: Style
     let mut cleaned: Vec<String> = Vec::with_capacity(lines.len());
     let mut sequences: Vec<usize> = Vec::with_capacity(lines.len());
     for line in lines {
-        let (text, n) = strip_ansi(line.as_ref(), style.ansi());
+        let (text, n) = style.clean(line.as_ref());
         if n > 0 {
             out.lines_with_ansi += 1;
             out.ansi_sequences += n;

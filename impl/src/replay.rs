@@ -6,8 +6,7 @@
 //! line a reply claims stands in the reply's body, and counts deliveries, repeats and losses.
 
 use crate::api::{Engine, Job, Reply};
-use crate::condense::{strip_ansi, AnsiFlavor};
-use crate::js::{truncate_utf16, utf16_len};
+use crate::js::utf16_len;
 use crate::source::MemoryLog;
 use crate::trace::{Event, Trace};
 use crate::view::View;
@@ -190,20 +189,7 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
                     let expected = if reply.kind == crate::api::ReadKind::Raw {
                         text.into_owned()
                     } else {
-                        let flavor = if engine.name() == "exact" {
-                            AnsiFlavor::Complete
-                        } else {
-                            AnsiFlavor::Upstream
-                        };
-                        let clean = strip_ansi(&text, flavor).0.replace(
-                            '\0',
-                            if engine.name() == "exact" {
-                                "\u{2400}"
-                            } else {
-                                "\0"
-                            },
-                        );
-                        truncate_utf16(&clean, limits.line_cap)
+                        engine.style().line_prefix(&text, &limits)
                     };
                     if !body.contains(expected.as_str()) {
                         record.problems.push(format!(

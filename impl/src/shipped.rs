@@ -104,6 +104,10 @@ impl Engine for ShippedEngine {
         &self.limits
     }
 
+    fn style(&self) -> crate::condense::Style {
+        crate::condense::Style::Upstream
+    }
+
     /// The trailing `served` lines of the `lines` content lines the last read counted.
     fn believed_shown(
         &self,

@@ -138,6 +138,10 @@ impl Engine for ExactEngine {
         &self.limits
     }
 
+    fn style(&self) -> crate::condense::Style {
+        crate::condense::Style::Exact
+    }
+
     /// The content lines of the log that lie inside the bookmark's coverage.
     fn believed_shown(
         &self,

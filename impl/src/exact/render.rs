@@ -453,7 +453,7 @@ fn condense_newest_first(
         let texts: Vec<String> = run
             .lines
             .iter()
-            .map(|&i| view.text(&view.lines[i]).replace('\0', "\u{2400}"))
+            .map(|&i| view.text(&view.lines[i]).into_owned())
             .collect();
         for emission in build_emissions(&texts, limits, Style::Exact).list {
             items.push(Item { run: r, emission });
