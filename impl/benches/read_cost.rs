@@ -43,18 +43,25 @@ struct Figure {
     bytes: u64,
 }
 
-/// Times `read` on a fresh bookmark after `setup` (which may read and append), `ROUNDS` times.
+/// Times one read on a fresh bookmark, `ROUNDS` times. Before each, the log is restored to
+/// `base`; with `primed = Some(n)` a first read of 40 lines is made and `n` bytes appended,
+/// so that the timed read is a delta (or, for `n = 0`, a widening).
 fn measure<E: Engine>(
     engine: &E,
     path: &Path,
-    mut setup: impl FnMut(&E, &mut E::State),
+    base: &[u8],
+    primed: Option<u64>,
     request: &Request,
 ) -> Figure {
     let mut times = Vec::new();
     let mut bytes = 0;
     for _ in 0..ROUNDS {
+        std::fs::write(path, base).unwrap();
         let mut state = E::State::default();
-        setup(engine, &mut state);
+        if let Some(n) = primed {
+            read_once(engine, &mut state, path, &Request::lines(40));
+            append_bytes(path, n);
+        }
         let log = FileLog::open(path).unwrap();
         let job = Job {
             id: "bench-1-1",
@@ -65,6 +72,7 @@ fn measure<E: Engine>(
         times.push(started.elapsed());
         bytes = reply.bytes_read;
     }
+    std::fs::write(path, base).unwrap();
     Figure {
         time: median(times),
         bytes,
@@ -155,42 +163,8 @@ fn main() {
             ];
             for (name, request, append) in scenarios {
                 let base = std::fs::read(&path).unwrap();
-                let run = |engine_is_exact: bool| -> Figure {
-                    let setup_path = path.clone();
-                    let base = base.clone();
-                    let setup = move |bytes: Option<u64>| {
-                        std::fs::write(&setup_path, &base).unwrap();
-                        bytes
-                    };
-                    if engine_is_exact {
-                        measure(
-                            &exact,
-                            &path,
-                            |e, s| {
-                                if let Some(n) = setup(append) {
-                                    read_once(e, s, &path, &Request::lines(40));
-                                    append_bytes(&path, n);
-                                }
-                            },
-                            &request,
-                        )
-                    } else {
-                        measure(
-                            &shipped,
-                            &path,
-                            |e, s| {
-                                if let Some(n) = setup(append) {
-                                    read_once(e, s, &path, &Request::lines(40));
-                                    append_bytes(&path, n);
-                                }
-                            },
-                            &request,
-                        )
-                    }
-                };
-                let s = run(false);
-                let e = run(true);
-                std::fs::write(&path, &base).unwrap();
+                let s = measure(&shipped, &path, &base, append, &request);
+                let e = measure(&exact, &path, &base, append, &request);
                 println!(
                     "| {mib} MiB | {kind} | {name} | {} | {} | {:.2} | {} | {} |",
                     ms(s.time),
