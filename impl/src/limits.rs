@@ -30,6 +30,36 @@ pub struct Limits {
     pub first_line_units: usize,
     /// Bytes at the head of the log the exact engine compares to detect a rewrite.
     pub head_probe_bytes: u64,
+    /// The exact engine reads the log's tail backwards in pieces of this many bytes at first,
+    /// doubling each time. Tuning only: no reply text depends on it, only what a read costs.
+    #[serde(
+        default = "default_tail_chunk",
+        skip_serializing_if = "is_default_tail_chunk"
+    )]
+    pub tail_chunk: u64,
+    /// The exact engine's line index keeps a line number about every this many bytes, so
+    /// that counting up to any offset reads at most this much. Tuning only, like `tail_chunk`.
+    #[serde(
+        default = "default_mark_spacing",
+        skip_serializing_if = "is_default_mark_spacing"
+    )]
+    pub mark_spacing: u64,
+}
+
+fn default_tail_chunk() -> u64 {
+    16_384
+}
+
+fn default_mark_spacing() -> u64 {
+    16_384
+}
+
+fn is_default_tail_chunk(n: &u64) -> bool {
+    *n == default_tail_chunk()
+}
+
+fn is_default_mark_spacing(n: &u64) -> bool {
+    *n == default_mark_spacing()
 }
 
 /// Upstream's log ceiling (`DEFAULT_MAX_LOG_BYTES`).
@@ -51,6 +81,8 @@ impl Default for Limits {
             coverage_ranges_max: 64,
             first_line_units: 200,
             head_probe_bytes: 4_096,
+            tail_chunk: default_tail_chunk(),
+            mark_spacing: default_mark_spacing(),
         }
     }
 }
@@ -99,6 +131,9 @@ impl Limits {
         }
         if self.bookmark_capacity == 0 || self.coverage_ranges_max == 0 {
             return Err("bookmark_capacity and coverage_ranges_max must be positive".into());
+        }
+        if self.tail_chunk == 0 || self.mark_spacing == 0 {
+            return Err("tail_chunk and mark_spacing must be positive".into());
         }
         if self.view_default == 0 || self.view_max < self.view_default {
             return Err("view_default must be positive and at most view_max".into());

@@ -164,8 +164,7 @@ fn push_if_content(
     end: usize,
     terminated: bool,
 ) {
-    let text = &buf[start..text_end];
-    if text.starts_with(WRAPPER_PREFIX) || is_blank(text) {
+    if !is_content(&buf[start..text_end]) {
         return;
     }
     lines.push(LineSpan {
@@ -174,6 +173,21 @@ fn push_if_content(
         end,
         terminated,
     });
+}
+
+/// Whether a line's text (without its `\n`, and without a `\r` right before it) is a content
+/// line: neither blank nor in the wrapper's namespace.
+pub fn is_content(text: &[u8]) -> bool {
+    !text.starts_with(WRAPPER_PREFIX) && !is_blank(text)
+}
+
+/// The text of a line that ends with the `\n` at `buf[nl]` and starts at `buf[start]`.
+pub fn line_text(buf: &[u8], start: usize, nl: usize) -> &[u8] {
+    if nl > start && buf[nl - 1] == b'\r' {
+        &buf[start..nl - 1]
+    } else {
+        &buf[start..nl]
+    }
 }
 
 /// Whether a line is empty after JavaScript's `trim()`.

@@ -111,6 +111,10 @@ impl ModelConfig {
             view_default: 4096,
             view_max: 4096,
             scan_lines_max: 64,
+            // A few bytes, so that reads see only the log's tail and count the rest from the
+            // bookmark's line index: the model checks that path, not only the whole-view one.
+            tail_chunk: 4,
+            mark_spacing: 8,
             ..Limits::default()
         }
     }

@@ -6,9 +6,13 @@
 //! first within the budget; nothing is ever marked covered that was not shown.
 
 mod coverage;
+mod index;
 mod render;
+mod scan;
 
 pub use coverage::Coverage;
+pub use index::{LineIndex, Mark};
+use scan::{Prior, Scan, Scanner};
 
 use crate::api::{
     check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
@@ -45,6 +49,10 @@ pub struct ExactBookmark {
     /// The partial line the caller was last shown, so that an unchanged one is not sent on
     /// every poll. Never coverage: it is shown again once it grows or completes.
     pub partial_seen: Option<(u64, u64)>,
+    /// Line numbers at known offsets, so that the next read need not count the whole view
+    /// again. A cache: it takes no part in equality (see [`LineIndex`]).
+    #[serde(default)]
+    pub index: LineIndex,
 }
 
 /// All bookmarks, least recently read first; the least recently read is evicted when full.
@@ -112,21 +120,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
-/// What one read found in the log, before deciding what to show.
-pub(crate) struct Scan {
-    pub view: View,
-    /// The view's first byte as a file offset (a line starting before it is not in the view).
-    pub origin: u64,
-    /// The view's content lines that are complete (every one but a trailing partial line).
-    pub complete: usize,
-    /// Index in `view.lines` of the partial line, if the job may still be writing it.
-    pub partial: Option<usize>,
-    /// Index in `view.lines` of the window's first line.
-    pub window_start: usize,
-    /// Whether the job may still write to the log's last line.
-    pub still_writing: bool,
-}
-
 impl Engine for ExactEngine {
     type State = ExactState;
 
@@ -189,14 +182,11 @@ impl Engine for ExactEngine {
             Err(e) => return Ok(error_reply(job, &e)),
         };
         let mut bytes_read = 0;
-        let scan = match self.scan(log, stat, window, lines, request.running, &mut bytes_read) {
-            Ok(s) => s,
-            Err(e) => return Ok(error_reply(job, &e)),
-        };
-        // The log's first bytes, read once: they both identify this generation and are
-        // compared with what the bookmark saw.
+        // The log's first bytes both identify this generation and are compared with what the
+        // bookmark saw, before anything else is read: the bookmark's index and settled end
+        // describe its generation only.
         let head_len = stat.size.min(self.limits.head_probe_bytes);
-        let head_bytes = match self.head_bytes(log, &scan, head_len, &mut bytes_read) {
+        let head_bytes = match read_span(log, 0, head_len, &mut bytes_read) {
             Ok(b) => b,
             Err(e) => return Ok(error_reply(job, &e)),
         };
@@ -204,11 +194,31 @@ impl Engine for ExactEngine {
             len: head_bytes.len() as u64,
             hash: fnv1a(&head_bytes),
         };
+        let prev = state.get(job.id);
+        let reset = prev.and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
+        let continuing = prev.filter(|_| reset.is_none());
+        let mut scanner = Scanner {
+            log,
+            limits: &self.limits,
+            bytes_read: &mut bytes_read,
+        };
+        let scanned = scanner.scan(
+            stat.size,
+            window,
+            lines,
+            request.running,
+            continuing.map(|p| Prior {
+                settled_end: p.settled_end,
+                coverage: &p.coverage,
+            }),
+            continuing.map(|p| p.index.clone()).unwrap_or_default(),
+        );
+        let scan = match scanned {
+            Ok(s) => s,
+            Err(e) => return Ok(error_reply(job, &e)),
+        };
 
         let prev = state.take(job.id);
-        let reset = prev
-            .as_ref()
-            .and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
         let start = match prev {
             Some(p) if reset.is_none() => render::Start {
                 generation: p.generation,
@@ -239,6 +249,7 @@ impl Engine for ExactEngine {
             Some(start) if scan.still_writing => start,
             _ => stat.size,
         };
+        let index = next_index(&self.limits, scan, &outcome.coverage, settled_end);
         state.put(
             job.id,
             ExactBookmark {
@@ -250,6 +261,7 @@ impl Engine for ExactEngine {
                 head,
                 coverage: outcome.coverage,
                 partial_seen: outcome.partial_seen,
+                index,
             },
             self.limits.bookmark_capacity,
         );
@@ -257,6 +269,77 @@ impl Engine for ExactEngine {
         reply.bytes_read = bytes_read;
         Ok(reply)
     }
+}
+
+/// The index the next read starts from: what this read counted, plus marks in the tail at
+/// every coverage boundary, at the settled end and about every `mark_spacing` bytes, less
+/// the marks no view can need any more.
+fn next_index(limits: &Limits, scan: Scan, coverage: &Coverage, settled_end: u64) -> LineIndex {
+    let Some(base) = scan.tail_mark else {
+        return LineIndex::default();
+    };
+    let view = &scan.view;
+    let buf_end = view.origin + view.buf.len() as u64;
+    let is_line_start = |x: u64| {
+        x == base.offset
+            || (x > view.origin
+                && x <= buf_end
+                && view.buf[(x - view.origin - 1) as usize] == b'\n')
+    };
+    let mut pinned: Vec<u64> = coverage
+        .ranges()
+        .iter()
+        .flat_map(|&(s, e)| [s, e])
+        .collect();
+    if is_line_start(settled_end) {
+        pinned.push(settled_end);
+    }
+    let mut wanted: Vec<u64> = pinned
+        .iter()
+        .copied()
+        .filter(|&x| x >= base.offset && x <= settled_end && is_line_start(x))
+        .collect();
+    let mut last_spaced = base.offset;
+    for l in &view.lines {
+        let at = view.offset(l);
+        if at >= settled_end {
+            break;
+        }
+        if at >= base.offset && at - last_spaced >= limits.mark_spacing {
+            wanted.push(at);
+            last_spaced = at;
+        }
+    }
+    wanted.sort_unstable();
+    wanted.dedup();
+    pinned.sort_unstable();
+    pinned.dedup();
+
+    let mut index = scan.index;
+    index.insert(base);
+    let (mut lines, mut newlines, mut at) = (base.lines, base.newlines, base.offset);
+    let mut next_line = view.lines.partition_point(|l| view.offset(l) < base.offset);
+    for x in wanted {
+        while next_line < view.lines.len() && view.offset(&view.lines[next_line]) < x {
+            lines += 1;
+            next_line += 1;
+        }
+        let from = (at - view.origin) as usize;
+        let to = (x - view.origin) as usize;
+        newlines += memchr::memchr_iter(b'\n', &view.buf[from..to]).count() as i64;
+        at = x;
+        index.insert(Mark {
+            offset: x,
+            lines,
+            newlines,
+        });
+    }
+    index.thin(
+        view.size.saturating_sub(limits.view_max),
+        limits.mark_spacing,
+        &pinned,
+    );
+    index
 }
 
 /// The file offset where the log's unterminated last segment starts, if it has one.
@@ -271,60 +354,6 @@ fn unterminated_tail_start(view: &View) -> Option<u64> {
 }
 
 impl ExactEngine {
-    /// Reads the view and finds its lines, its partial line and the window.
-    ///
-    /// The view is the last `window` bytes. One byte more is read in front of it, so that a
-    /// line starting exactly at the view's first byte is known to be complete; the segment
-    /// before it (cut by the view's start) is dropped.
-    fn scan(
-        &self,
-        log: &dyn LogSource,
-        stat: LogStat,
-        window: u64,
-        lines: usize,
-        running: bool,
-        bytes_read: &mut u64,
-    ) -> Result<Scan, crate::source::SourceError> {
-        let origin = stat.size - stat.size.min(window);
-        let read_from = origin.saturating_sub(1);
-        let buf = read_span(log, read_from, stat.size - read_from, bytes_read)?;
-        let mut view = View::scan(read_from, stat.size, buf, self.limits.scan_lines_max);
-        if origin > 0 && view.lines.first().is_some_and(|l| l.start == 0) {
-            view.lines.remove(0);
-        }
-        // A line still being written is partial only while the job may write: the exit
-        // marker, or the caller's word, says it has finished.
-        let still_writing = running && !view.exited();
-        let partial = match view.lines.last() {
-            Some(l) if !l.terminated && still_writing => Some(view.lines.len() - 1),
-            _ => None,
-        };
-        let complete = view.lines.len() - usize::from(partial.is_some());
-        let window_start = complete - complete.min(lines);
-        Ok(Scan {
-            view,
-            origin,
-            complete,
-            partial,
-            window_start,
-            still_writing,
-        })
-    }
-
-    /// The log's first `len` bytes, taken from the view when it starts at 0, else read.
-    fn head_bytes(
-        &self,
-        log: &dyn LogSource,
-        scan: &Scan,
-        len: u64,
-        bytes_read: &mut u64,
-    ) -> Result<Vec<u8>, crate::source::SourceError> {
-        if scan.view.origin == 0 && scan.view.buf.len() as u64 >= len {
-            return Ok(scan.view.buf[..len as usize].to_vec());
-        }
-        read_span(log, 0, len, bytes_read)
-    }
-
     /// Whether the log is another generation than the bookmark's, and why. `head` holds the
     /// log's first bytes, at least as many as the bookmark hashed unless the log shrank.
     fn generation_change(

@@ -1,6 +1,7 @@
 //! What the exact engine shows for one read, and the coverage that results.
 
-use super::{Coverage, Scan};
+use super::scan::Scan;
+use super::Coverage;
 use crate::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
 use crate::condense::{build_emissions, common_notes, Emission, Style};
 use crate::js::{format_bytes, group_thousands, plural, utf16_len};
@@ -146,26 +147,55 @@ pub(crate) fn respond(
         let l = &view.lines[i];
         coverage.covers(view.offset(l), view.end_offset(l))
     };
+    // View line numbers: the lines above the tail come first, known only by count; a tail
+    // line `i` is view line `above + i`.
+    let above = scan.lines_above as u64;
+    let total = above + scan.complete as u64;
+    let above_covered = above_covered(scan, &coverage);
+    let above_covered_count: u64 = above_covered.iter().map(|&(s, e)| e - s).sum();
     // Lines above the window never shown: all of them (for the poll text), and those newer than
     // some covered line — lines the caller skipped over, which it may not know it missed.
-    let unseen: Vec<usize> = (0..scan.window_start)
+    let unseen_in_tail: Vec<usize> = (0..scan.window_start)
         .filter(|&i| !covered_after(i))
         .collect();
-    let oldest_covered = (0..scan.complete).find(|&i| covered_after(i));
-    let skipped: Vec<usize> = unseen
-        .iter()
-        .copied()
-        .filter(|&i| oldest_covered.is_some_and(|c| i > c))
-        .collect();
-    let unseen_above = unseen.len() as u64;
-    let skipped_above = skipped.len() as u64;
+    let unseen_above = above - above_covered_count + unseen_in_tail.len() as u64;
+    let newest_unseen = match unseen_in_tail.last() {
+        Some(&i) => Some(above + i as u64),
+        None => newest_uncovered(&above_covered, above),
+    };
+    let oldest_covered = match above_covered.first() {
+        Some(&(s, _)) => Some(s),
+        None => (0..scan.complete)
+            .find(|&i| covered_after(i))
+            .map(|i| above + i as u64),
+    };
+    let skipped_in_tail = |c: u64| {
+        unseen_in_tail
+            .iter()
+            .map(|&i| above + i as u64)
+            .filter(move |&g| g > c)
+    };
+    let (skipped_above, oldest_skipped) = match oldest_covered {
+        None => (0, None),
+        Some(c) if c < above => (
+            above - c - above_covered_count + skipped_in_tail(c).count() as u64,
+            first_uncovered_after(&above_covered, c, above).or_else(|| skipped_in_tail(c).next()),
+        ),
+        Some(c) => (skipped_in_tail(c).count() as u64, skipped_in_tail(c).next()),
+    };
 
     let new_line = |i: usize| {
         start
             .settled_before
             .is_some_and(|settled| view.offset(&view.lines[i]) >= settled)
     };
-    let new_lines = (0..scan.complete).filter(|&i| new_line(i)).count() as u64;
+    // Lines above the tail are new only when the bookmark settled before all of them: the tail
+    // reaches back to the settled end whenever that lies inside the view.
+    let new_above = match (&scan.above, start.settled_before) {
+        (Some(a), Some(settled)) if settled <= a.first.offset => above,
+        _ => 0,
+    };
+    let new_lines = new_above + (0..scan.complete).filter(|&i| new_line(i)).count() as u64;
     let new_shown = shown_complete.iter().filter(|&&i| new_line(i)).count() as u64;
     let continuing = start.settled_before.is_some();
     let earlier_shown = if continuing {
@@ -173,8 +203,7 @@ pub(crate) fn respond(
     } else {
         0
     };
-    let total = scan.complete as u64;
-    let log_words = if scan.origin == 0 && !view.line_bound_hit {
+    let log_words = if scan.origin == 0 && !scan.line_bound_hit {
         format!("log at {total} {}", plural(total, "line", "lines"))
     } else {
         format!("{total} {} in view", plural(total, "line", "lines"))
@@ -186,11 +215,11 @@ pub(crate) fn respond(
             plural(forgotten, "range", "ranges")
         ));
     }
-    if let (Some(&oldest), true) = (skipped.first(), body.is_some() && !request.raw) {
+    if let (Some(oldest), true) = (oldest_skipped, body.is_some() && !request.raw) {
         notes.push(format!(
             "{skipped_above} skipped {} above this window — lines: {} reaches {}",
             plural(skipped_above, "line", "lines"),
-            scan.complete - oldest,
+            total - oldest,
             plural(skipped_above, "it", "them")
         ));
     }
@@ -251,11 +280,11 @@ pub(crate) fn respond(
                 None if first_read => "first read: ".to_owned(),
                 None => String::new(),
             };
-            let above = match unseen.last() {
-                Some(&newest) => format!(
+            let above = match newest_unseen {
+                Some(newest) => format!(
                     "; {unseen_above} earlier {} never shown — lines: {} reaches the newest",
                     plural(unseen_above, "line", "lines"),
-                    scan.complete - newest
+                    total - newest
                 ),
                 None => String::new(),
             };
@@ -291,7 +320,7 @@ pub(crate) fn respond(
             format_bytes(limits.view_max)
         ));
     }
-    if view.line_bound_hit {
+    if scan.line_bound_hit {
         text.push_str(&format!(
             "\n\n(only the last {} lines of the view were scanned)",
             group_thousands(limits.scan_lines_max as u64)
@@ -362,9 +391,51 @@ fn shown_line(scan: &Scan, index: usize, generation: u64, partial: bool) -> Show
         generation,
         offset: scan.view.offset(l),
         end: scan.view.end_offset(l),
-        view_line: index as u64 + 1,
+        view_line: (scan.lines_above + index) as u64 + 1,
         partial,
     }
+}
+
+/// The view lines above the tail that `coverage` covers, as sorted, disjoint half-open
+/// intervals of view line numbers (touching ones stay apart).
+fn above_covered(scan: &Scan, coverage: &Coverage) -> Vec<(u64, u64)> {
+    let Some(a) = &scan.above else {
+        return Vec::new();
+    };
+    coverage
+        .ranges()
+        .iter()
+        .filter(|&&(s, e)| s < a.tail.offset && e > a.first.offset)
+        .map(|&(s, e)| (a.view_line(s, &scan.index), a.view_line(e, &scan.index)))
+        .filter(|&(s, e)| s < e)
+        .collect()
+}
+
+/// The highest line number below `n` that no interval covers.
+fn newest_uncovered(covered: &[(u64, u64)], n: u64) -> Option<u64> {
+    let mut top = n;
+    for &(s, e) in covered.iter().rev() {
+        if e < top {
+            break;
+        }
+        top = s;
+    }
+    top.checked_sub(1)
+}
+
+/// The lowest line number in `(after, n)` that no interval covers.
+fn first_uncovered_after(covered: &[(u64, u64)], after: u64, n: u64) -> Option<u64> {
+    let mut g = after + 1;
+    for &(s, e) in covered {
+        if e <= g {
+            continue;
+        }
+        if s > g {
+            break;
+        }
+        g = e;
+    }
+    (g < n).then_some(g)
 }
 
 fn details(

@@ -1,0 +1,190 @@
+//! The line index: line numbers at known offsets of one log generation.
+//!
+//! A read reports counts over the whole view — its line count, the lines above the window
+//! never shown, the `lines` value that reaches them — yet should read only the log's tail.
+//! The index makes that possible: at some line starts it records how many content lines and
+//! how many `\n` bytes lie before them, so that the count of any stretch of the log is a
+//! difference of two marks plus, at most, a short read from the nearest mark.
+//!
+//! Invariants (kept by every method and by the engine that inserts marks):
+//! - marks are sorted by offset, strictly increasing, and each lies at a line start (offset
+//!   0, or one past a `\n`) of the bookmark's generation, at or before its `settled_end`: the
+//!   bytes before a mark do not change while the generation lasts (the log only grows; any
+//!   other change starts a new generation, which starts an empty index);
+//! - for marks `a` before `b`, `b.lines − a.lines` is the number of content lines that start
+//!   in `[a.offset, b.offset)` and `b.newlines − a.newlines` the number of `\n` bytes there.
+//!   The numbers count from an arbitrary anchor, so only their differences mean anything;
+//! - marks lie about `mark_spacing` bytes apart (further only inside a longer line), and every
+//!   boundary of the bookmark's coverage is marked, so counting up to a boundary reads nothing.
+//!
+//! The index is a cache. A bookmark without it (a new generation, an old state file) answers
+//! every read exactly alike, only by reading more of the log. Equality and hashing therefore
+//! ignore it: the model checker counts two bookmarks that differ only in their index as one
+//! state, and `tests/exact_index.rs` checks that a read with the index equals one without.
+
+use serde::{Deserialize, Serialize};
+use std::hash::{Hash, Hasher};
+
+/// Line numbers at one line start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mark {
+    pub offset: u64,
+    /// Content lines starting before `offset`, from the index's anchor.
+    pub lines: i64,
+    /// `\n` bytes before `offset`, from the index's anchor.
+    pub newlines: i64,
+}
+
+/// Marks of one generation; see the module's invariants.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct LineIndex {
+    marks: Vec<Mark>,
+}
+
+impl PartialEq for LineIndex {
+    /// Always equal: the index is a cache that changes no reply (see the module).
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LineIndex {}
+
+impl Hash for LineIndex {
+    /// Hashes nothing, to agree with `eq`.
+    fn hash<H: Hasher>(&self, _state: &mut H) {}
+}
+
+impl LineIndex {
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.marks.is_empty()
+    }
+
+    /// The last mark at or before `offset`.
+    pub fn floor(&self, offset: u64) -> Option<Mark> {
+        let i = self.marks.partition_point(|m| m.offset <= offset);
+        i.checked_sub(1).map(|i| self.marks[i])
+    }
+
+    /// The first mark at or after `offset`.
+    pub fn ceil(&self, offset: u64) -> Option<Mark> {
+        let i = self.marks.partition_point(|m| m.offset < offset);
+        self.marks.get(i).copied()
+    }
+
+    /// The mark at exactly `offset`.
+    pub fn get(&self, offset: u64) -> Option<Mark> {
+        self.floor(offset).filter(|m| m.offset == offset)
+    }
+
+    /// Adds a mark (numbered from the same anchor as the others).
+    pub fn insert(&mut self, mark: Mark) {
+        match self.marks.binary_search_by_key(&mark.offset, |m| m.offset) {
+            Ok(i) => debug_assert_eq!(self.marks[i], mark, "two numberings of one offset"),
+            Err(i) => {
+                debug_assert!(self.consistent_with_neighbours(i, mark));
+                self.marks.insert(i, mark);
+            }
+        }
+    }
+
+    fn consistent_with_neighbours(&self, i: usize, mark: Mark) -> bool {
+        let before = i.checked_sub(1).map(|j| self.marks[j]);
+        let after = self.marks.get(i);
+        before.is_none_or(|b| b.lines <= mark.lines && b.newlines < mark.newlines)
+            && after.is_none_or(|a| mark.lines <= a.lines && mark.newlines < a.newlines)
+    }
+
+    /// Drops the marks no later read needs: those before the lowest line any view can reach
+    /// (keeping the last one before it, from which that line is counted), and those closer than
+    /// `spacing` to the previous one kept, unless they are `pinned` (coverage boundaries and
+    /// the settled end).
+    pub fn thin(&mut self, lowest_view_start: u64, spacing: u64, pinned: &[u64]) {
+        let first_needed = self
+            .marks
+            .partition_point(|m| m.offset <= lowest_view_start)
+            .saturating_sub(1);
+        let mut kept: Vec<Mark> = Vec::with_capacity(self.marks.len() - first_needed);
+        let mut last_spaced: Option<u64> = None;
+        for &m in &self.marks[first_needed..] {
+            let is_pinned = pinned.binary_search(&m.offset).is_ok();
+            let far_enough = last_spaced.is_none_or(|l| m.offset - l >= spacing);
+            if is_pinned || far_enough {
+                kept.push(m);
+            }
+            if far_enough {
+                last_spaced = Some(m.offset);
+            }
+        }
+        self.marks = kept;
+    }
+}
+
+/// Content lines and `\n` bytes in `buf`, which starts at a line start and is cut into lines
+/// at every `\n`; bytes after the last `\n` are not a line yet and are not counted.
+pub fn count_lines(buf: &[u8]) -> (i64, i64) {
+    let mut content = 0;
+    let mut newlines = 0;
+    let mut start = 0;
+    for nl in memchr::memchr_iter(b'\n', buf) {
+        newlines += 1;
+        content += i64::from(crate::view::is_content(crate::view::line_text(
+            buf, start, nl,
+        )));
+        start = nl + 1;
+    }
+    (content, newlines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mark(offset: u64, lines: i64, newlines: i64) -> Mark {
+        Mark {
+            offset,
+            lines,
+            newlines,
+        }
+    }
+
+    #[test]
+    fn counting_skips_blank_wrapper_and_unfinished_lines() {
+        assert_eq!(count_lines(b"a\n\n  \r\n__BGRUN_X\nb\r\nrest"), (2, 5));
+        assert_eq!(count_lines(b""), (0, 0));
+    }
+
+    #[test]
+    fn floor_ceil_and_get() {
+        let mut ix = LineIndex::default();
+        ix.insert(mark(10, 1, 1));
+        ix.insert(mark(0, 0, 0));
+        ix.insert(mark(30, 4, 6));
+        assert_eq!(ix.floor(9).unwrap().offset, 0);
+        assert_eq!(ix.floor(10).unwrap().offset, 10);
+        assert_eq!(ix.ceil(11).unwrap().offset, 30);
+        assert!(ix.ceil(31).is_none() && ix.get(11).is_none());
+    }
+
+    #[test]
+    fn thinning_keeps_the_floor_of_the_view_pinned_marks_and_one_per_spacing() {
+        let mut ix = LineIndex::default();
+        for (k, off) in [0u64, 5, 10, 12, 20, 21, 40].into_iter().enumerate() {
+            ix.insert(mark(off, k as i64, k as i64 + 1));
+        }
+        ix.thin(11, 10, &[21]);
+        let offsets: Vec<u64> = ix.marks().iter().map(|m| m.offset).collect();
+        assert_eq!(offsets, vec![10, 20, 21, 40]);
+    }
+
+    #[test]
+    fn the_index_never_makes_bookmarks_differ() {
+        let mut a = LineIndex::default();
+        a.insert(mark(0, 0, 0));
+        assert_eq!(a, LineIndex::default());
+    }
+}

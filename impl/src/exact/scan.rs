@@ -1,0 +1,456 @@
+//! How the exact engine reads a log: the tail it must see, and counts for the rest of the view.
+//!
+//! Positions, for a log of `size` bytes and a view of `window` bytes:
+//!
+//! ```text
+//!  file: 0 ... read_from origin ... first ............ tail ................ settled .. size
+//!                  |<- view --------------------------------------------------------------->|
+//!                                   |<- lines_above ->|<- the tail, read and scanned ------>|
+//! ```
+//!
+//! - `origin = size − window` (or 0); `read_from = origin − 1` (or 0): the byte before the
+//!   view tells whether a line starts exactly at `origin`.
+//! - `first` is the view's first line start: the first line start at or after `origin`, or,
+//!   when upstream's line bound cuts the view, the start after the cut.
+//! - `tail` is a line start, and the tail `[tail, size)` is the only part of the view whose
+//!   bytes a read keeps. It holds the window, one more complete content line (the one above the
+//!   window, where coverage joins), and everything after the bookmark's `settled_end`, so that
+//!   every candidate, every shown line and every new line lies in it.
+//! - The view's lines in `[first, tail)` are known only as numbers: `lines_above` of them, and
+//!   the line numbers at coverage boundaries there, from the bookmark's [`LineIndex`]. When the
+//!   tail reaches the view's start, the whole view is scanned as before and `lines_above` is 0.
+//!
+//! Reading the tail costs the window plus what was appended; counting `[first, tail)` costs a
+//! read of at most `mark_spacing` bytes from the nearest mark — or, on a first read, one pass
+//! over the view in `tail_chunk` pieces that keeps no line.
+
+use super::index::{count_lines, LineIndex, Mark};
+use crate::limits::Limits;
+use crate::source::{read_span, LogSource, SourceError};
+use crate::view::{is_content, line_text, View};
+
+/// What one read found in the log, before deciding what to show.
+pub(crate) struct Scan {
+    /// The tail (or the whole view), its content lines in file order.
+    pub view: View,
+    /// The view's first byte as a file offset (a line starting before it is not in the view).
+    pub origin: u64,
+    /// The view's content lines before the tail's first listed line.
+    pub lines_above: usize,
+    /// Whether upstream's line bound cut the view.
+    pub line_bound_hit: bool,
+    /// The tail's content lines that are complete (every one but a trailing partial line).
+    pub complete: usize,
+    /// Index in `view.lines` of the partial line, if the job may still be writing it.
+    pub partial: Option<usize>,
+    /// Index in `view.lines` of the window's first line.
+    pub window_start: usize,
+    /// Whether the job may still write to the log's last line.
+    pub still_writing: bool,
+    /// Line numbers for `[first, tail)`, when the tail does not reach the view's start.
+    pub above: Option<Above>,
+    /// The index after this read's counting, and the numbers at the tail's first line start
+    /// (`None`: the tail has no line start to number, and the index starts over).
+    pub index: LineIndex,
+    pub tail_mark: Option<Mark>,
+}
+
+/// The view above the tail, as line numbers.
+pub(crate) struct Above {
+    /// The view's first line start.
+    pub first: Mark,
+    /// The tail's first byte (a line start).
+    pub tail: Mark,
+}
+
+impl Above {
+    /// The view line number (0 = the view's first line) of a line start in `[first, tail]`,
+    /// from the index, which marks every coverage boundary in that stretch.
+    pub fn view_line(&self, offset: u64, index: &LineIndex) -> u64 {
+        let lines = if offset <= self.first.offset {
+            self.first.lines
+        } else if offset >= self.tail.offset {
+            self.tail.lines
+        } else {
+            index
+                .get(offset)
+                .expect("coverage boundaries above the tail are marked")
+                .lines
+        };
+        (lines - self.first.lines) as u64
+    }
+}
+
+/// The bookmark's knowledge a read starts from, when it continues a generation.
+pub(crate) struct Prior<'a> {
+    pub settled_end: u64,
+    pub coverage: &'a super::Coverage,
+}
+
+pub(crate) struct Scanner<'a> {
+    pub log: &'a dyn LogSource,
+    pub limits: &'a Limits,
+    pub bytes_read: &'a mut u64,
+}
+
+/// The tail as first read: the whole view, or a part starting at a line start.
+enum Tail {
+    Whole(Vec<u8>),
+    Part { start: u64, buf: Vec<u8> },
+}
+
+impl Scanner<'_> {
+    /// Reads what a read with `lines` needs and counts the rest of the view.
+    pub fn scan(
+        &mut self,
+        size: u64,
+        window: u64,
+        lines: usize,
+        running: bool,
+        prior: Option<Prior<'_>>,
+        mut index: LineIndex,
+    ) -> Result<Scan, SourceError> {
+        if prior.is_none() {
+            index = LineIndex::default();
+        }
+        let origin = size - size.min(window);
+        let read_from = origin.saturating_sub(1);
+        let settled = prior.as_ref().map(|p| p.settled_end);
+        let tail = self.read_tail(size, read_from, origin, lines.saturating_add(1), settled)?;
+        let (view, above, tail_mark, line_bound_hit) = match tail {
+            Tail::Whole(buf) => {
+                let mut view = View::scan(read_from, size, buf, self.limits.scan_lines_max);
+                if origin > 0 && view.lines.first().is_some_and(|l| l.start == 0) {
+                    view.lines.remove(0);
+                }
+                let tail_mark = match first_line_start(&view, origin) {
+                    Some(at) if !view.line_bound_hit => {
+                        Some(number_from_inside(&view, at, &index).unwrap_or_else(|| {
+                            index = LineIndex::default();
+                            Mark {
+                                offset: at,
+                                lines: 0,
+                                newlines: 0,
+                            }
+                        }))
+                    }
+                    _ => None,
+                };
+                let hit = view.line_bound_hit;
+                (view, None, tail_mark, hit)
+            }
+            Tail::Part { start, buf } => {
+                let view = View::scan(start, size, buf, usize::MAX);
+                let tail = match number_from_inside(&view, start, &index) {
+                    Some(m) => m,
+                    None => match index.floor(start) {
+                        Some(m) => self.count_forward(m, start)?,
+                        None => {
+                            index = LineIndex::default();
+                            Mark {
+                                offset: start,
+                                lines: 0,
+                                newlines: 0,
+                            }
+                        }
+                    },
+                };
+                index.insert(tail);
+                let tail_newlines = memchr::memchr_iter(b'\n', &view.buf).count() as i64;
+                let newlines_after = |m: Mark| tail.newlines + tail_newlines - m.newlines;
+                let floor = if origin == 0 {
+                    index.get(0)
+                } else {
+                    index.floor(read_from)
+                };
+                let forward = match floor {
+                    Some(m) => Some(self.first_line_forward(m, origin)?),
+                    None => None,
+                };
+                let max = self.limits.scan_lines_max as i64;
+                let (first, hit) = match forward {
+                    Some(first) if newlines_after(first) + i64::from(origin > 0) < max => {
+                        (first, false)
+                    }
+                    // Counting backwards finds upstream's line bound exactly where it cuts:
+                    // from the tail when the view holds that many lines, else from the
+                    // lowest mark, which lies inside the view.
+                    _ => {
+                        let from = if forward.is_some() {
+                            tail
+                        } else {
+                            index.marks()[0]
+                        };
+                        let (first, hit, marks) =
+                            self.count_back(from, read_from, origin, newlines_after(from))?;
+                        for m in marks {
+                            index.insert(m);
+                        }
+                        (first, hit)
+                    }
+                };
+                index.insert(first);
+                if let Some(p) = &prior {
+                    for &(s, e) in p.coverage.ranges() {
+                        for x in [s, e] {
+                            if x > first.offset && x < start && index.get(x).is_none() {
+                                let floor = index.floor(x).expect("the first line is marked");
+                                let m = self.count_forward(floor, x)?;
+                                index.insert(m);
+                            }
+                        }
+                    }
+                }
+                (view, Some(Above { first, tail }), Some(tail), hit)
+            }
+        };
+        let lines_above = above
+            .as_ref()
+            .map_or(0, |a| (a.tail.lines - a.first.lines) as usize);
+        // A line still being written is partial only while the job may write: the exit
+        // marker, or the caller's word, says it has finished. The tail holds the log's last
+        // non-blank line, which is where the marker would be.
+        let still_writing = running && !view.exited();
+        let partial = match view.lines.last() {
+            Some(l) if !l.terminated && still_writing => Some(view.lines.len() - 1),
+            _ => None,
+        };
+        let complete = view.lines.len() - usize::from(partial.is_some());
+        let window_start = complete - complete.min(lines);
+        Ok(Scan {
+            view,
+            origin,
+            lines_above,
+            line_bound_hit,
+            complete,
+            partial,
+            window_start,
+            still_writing,
+            above,
+            index,
+            tail_mark,
+        })
+    }
+
+    /// Reads the log backwards from its end, in pieces that double from `tail_chunk`, until
+    /// the part read holds `need` complete content lines after its first line start and reaches
+    /// back to `settled` (when that is in the view) — or until it is the whole view.
+    fn read_tail(
+        &mut self,
+        size: u64,
+        read_from: u64,
+        origin: u64,
+        need: usize,
+        settled: Option<u64>,
+    ) -> Result<Tail, SourceError> {
+        let mut lo = size;
+        let mut buf: Vec<u8> = Vec::new();
+        let mut chunk = self.limits.tail_chunk;
+        loop {
+            let new_lo = lo.saturating_sub(chunk).max(read_from);
+            let mut piece = read_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
+            if piece.len() as u64 != lo - new_lo {
+                // The log shrank while it was read: take the view as it now reads, as the
+                // shipped engine does; the next read sees the shrink.
+                if new_lo == read_from && buf.is_empty() {
+                    return Ok(Tail::Whole(piece));
+                }
+                let rest = read_span(self.log, read_from, size - read_from, self.bytes_read)?;
+                return Ok(Tail::Whole(rest));
+            }
+            piece.extend_from_slice(&buf);
+            buf = piece;
+            lo = new_lo;
+            if lo == read_from {
+                return Ok(Tail::Whole(buf));
+            }
+            chunk = chunk.saturating_mul(2).min(1 << 23);
+            let Some(first_nl) = memchr::memchr(b'\n', &buf) else {
+                continue;
+            };
+            let start = lo + first_nl as u64 + 1;
+            let (content, newlines) = count_lines(&buf[first_nl + 1..]);
+            let reaches_settled = settled.is_none_or(|s| s < origin || start <= s);
+            if content as usize >= need
+                && reaches_settled
+                && (newlines as usize) < self.limits.scan_lines_max
+            {
+                buf.drain(..=first_nl);
+                return Ok(Tail::Part { start, buf });
+            }
+        }
+    }
+
+    /// Numbers the line start `to` by reading forward from the mark `from` before it, in
+    /// pieces, keeping only the line that straddles two pieces.
+    fn count_forward(&mut self, from: Mark, to: u64) -> Result<Mark, SourceError> {
+        let mut mark = from;
+        let mut pending: Vec<u8> = Vec::new();
+        let mut pos = from.offset;
+        let mut chunk = self.limits.tail_chunk;
+        while pos < to {
+            let len = chunk.min(to - pos);
+            let piece = read_span(self.log, pos, len, self.bytes_read)?;
+            if piece.len() as u64 != len {
+                return Err(changed_while_read());
+            }
+            pos += len;
+            pending.extend_from_slice(&piece);
+            if let Some(last_nl) = memchr::memrchr(b'\n', &pending) {
+                mark = self.advance(mark, &pending[..=last_nl]);
+                pending.drain(..=last_nl);
+            }
+            chunk = chunk.saturating_mul(2).min(1 << 23);
+        }
+        debug_assert!(
+            pending.is_empty() && mark.offset == to,
+            "`to` is a line start"
+        );
+        Ok(mark)
+    }
+
+    /// Numbers the view's first line start (the first line start at or after `origin`) by
+    /// reading forward from the mark `from` at or before the byte in front of the view.
+    fn first_line_forward(&mut self, from: Mark, origin: u64) -> Result<Mark, SourceError> {
+        if origin == from.offset {
+            return Ok(from);
+        }
+        let mut buf = read_span(self.log, from.offset, origin - from.offset, self.bytes_read)?;
+        if buf.len() as u64 != origin - from.offset {
+            return Err(changed_while_read());
+        }
+        // The line that straddles the view's start ends at the first `\n` at or after
+        // `origin − 1`; the view's first line starts after it.
+        let mut search_from = buf.len() - 1;
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', &buf[search_from..]) {
+                let end = search_from + i + 1;
+                return Ok(self.advance(from, &buf[..end]));
+            }
+            search_from = buf.len();
+            let more = read_span(
+                self.log,
+                from.offset + buf.len() as u64,
+                self.limits.tail_chunk,
+                self.bytes_read,
+            )?;
+            if more.is_empty() {
+                return Err(changed_while_read());
+            }
+            buf.extend_from_slice(&more);
+        }
+    }
+
+    fn advance(&self, from: Mark, lines: &[u8]) -> Mark {
+        let (content, newlines) = count_lines(lines);
+        Mark {
+            offset: from.offset + lines.len() as u64,
+            lines: from.lines + content,
+            newlines: from.newlines + newlines,
+        }
+    }
+
+    /// Counts backwards from the line start `from` to the view's first line, keeping only the
+    /// line being classified in memory, and marking a line start every `mark_spacing` bytes.
+    /// `newlines_after` is the number of `\n` bytes in `[from, size)`; when the view holds
+    /// upstream's `scan_lines_max` of them, the view starts after the last one counted, as
+    /// upstream's line bound cuts it. Returns the first line, whether the bound cut, the marks.
+    fn count_back(
+        &mut self,
+        from: Mark,
+        read_from: u64,
+        origin: u64,
+        newlines_after: i64,
+    ) -> Result<(Mark, bool, Vec<Mark>), SourceError> {
+        let max = self.limits.scan_lines_max as i64;
+        let spacing = self.limits.mark_spacing;
+        let mut cur = from;
+        let mut seen = newlines_after;
+        let mut marks = Vec::new();
+        let mut last_marked = from.offset;
+        // `buf` holds the bytes `[lo, cur.offset)`.
+        let mut lo = cur.offset;
+        let mut buf: Vec<u8> = Vec::new();
+        let mut chunk = self.limits.tail_chunk;
+        loop {
+            if cur.offset == 0 || (origin > 0 && cur.offset == origin) {
+                return Ok((cur, false, marks));
+            }
+            // The `\n` ending the previous line, at `cur.offset − 1`, lies in upstream's view
+            // buffer (which starts at `read_from`).
+            seen += 1;
+            if seen >= max && cur.offset - 1 > read_from {
+                return Ok((cur, true, marks));
+            }
+            // Search `[lo, search_end)` for the `\n` before it, reading further back as needed.
+            let nl_at = cur.offset - 1;
+            let mut search_end = nl_at;
+            let prev_nl = loop {
+                if search_end > lo {
+                    let hay = &buf[..(search_end - lo) as usize];
+                    if let Some(i) = memchr::memrchr(b'\n', hay) {
+                        break Some(lo + i as u64);
+                    }
+                    search_end = lo;
+                }
+                if lo == read_from {
+                    break None;
+                }
+                let new_lo = lo.saturating_sub(chunk).max(read_from);
+                let mut piece = read_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
+                if piece.len() as u64 != lo - new_lo {
+                    return Err(changed_while_read());
+                }
+                piece.extend_from_slice(&buf);
+                buf = piece;
+                lo = new_lo;
+                chunk = chunk.saturating_mul(2).min(1 << 23);
+            };
+            let start = match prev_nl {
+                Some(nl) if nl >= read_from => nl + 1,
+                // The line starts before the view (or the view starts at 0 and so does it).
+                _ if origin > 0 => return Ok((cur, false, marks)),
+                _ => 0,
+            };
+            let text = line_text(&buf, (start - lo) as usize, (nl_at - lo) as usize);
+            cur = Mark {
+                offset: start,
+                lines: cur.lines - i64::from(is_content(text)),
+                newlines: cur.newlines - 1,
+            };
+            if last_marked - start >= spacing {
+                marks.push(cur);
+                last_marked = start;
+            }
+            buf.truncate((start - lo) as usize);
+        }
+    }
+}
+
+/// The first line start in a whole-view buffer (at `origin`, or after the first `\n` at or
+/// after `origin − 1`).
+fn first_line_start(view: &View, origin: u64) -> Option<u64> {
+    if origin == 0 {
+        return Some(0);
+    }
+    memchr::memchr(b'\n', &view.buf).map(|i| view.origin + i as u64 + 1)
+}
+
+/// Numbers the line start `at` inside the scanned buffer from the first index mark at or after
+/// it that the buffer reaches (the buffer holds every byte between them); `None` when there
+/// is no such mark.
+fn number_from_inside(view: &View, at: u64, index: &LineIndex) -> Option<Mark> {
+    let end = view.origin + view.buf.len() as u64;
+    let m = index.ceil(at).filter(|m| m.offset <= end)?;
+    let between = &view.buf[(at - view.origin) as usize..(m.offset - view.origin) as usize];
+    let (lines, newlines) = count_lines(between);
+    Some(Mark {
+        offset: at,
+        lines: m.lines - lines,
+        newlines: m.newlines - newlines,
+    })
+}
+
+fn changed_while_read() -> SourceError {
+    SourceError::Unreadable("the log changed while it was read".into())
+}
