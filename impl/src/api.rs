@@ -123,6 +123,9 @@ pub enum ResetReason {
     FileReplaced,
     /// The bytes at the head of the log differ from those the bookmark saw.
     Rewritten,
+    /// The bytes just before where the last read ended differ: the log was cut and has grown
+    /// past its old size again behind an unchanged head (a job restarted into the same log).
+    RegrownPastCut,
 }
 
 /// A content line a reply carries, identified so that it can be checked against the log.

@@ -35,7 +35,7 @@ pub mod trace;
 pub mod view;
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
-pub use exact::{ExactEngine, ExactState};
+pub use exact::{ExactEngine, ExactState, LineIndex};
 pub use limits::Limits;
 pub use shipped::{ShippedEngine, ShippedState};
 pub use tail::Tail;

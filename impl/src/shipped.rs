@@ -469,6 +469,8 @@ fn reset_words(reason: ResetReason) -> &'static str {
         ResetReason::Replaced => "log was replaced since last read",
         ResetReason::WindowChanged => "search window changed since last read",
         // The exact engine's reasons never arise here.
-        ResetReason::FileReplaced | ResetReason::Rewritten => "log was replaced since last read",
+        ResetReason::FileReplaced | ResetReason::Rewritten | ResetReason::RegrownPastCut => {
+            "log was replaced since last read"
+        }
     }
 }

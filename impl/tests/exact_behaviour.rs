@@ -239,3 +239,24 @@ fn honest_ansi_counts_sequences_and_strips_osc() {
     assert!(r.text.contains("\nok link\n"), "{}", r.text);
     assert!(r.text.contains("5 ANSI escape sequences stripped"));
 }
+
+#[test]
+fn a_log_cut_and_regrown_behind_an_unchanged_head_is_a_new_generation() {
+    // A job restarted into the same log: the same 5 KB banner (longer than the head probe),
+    // then other lines, until the log is larger than at the last read.
+    let banner = format!("{}\n", "=".repeat(5_000));
+    let mut t = tail();
+    let mut log = log_of(&format!("{banner}{}", numbered(1, 5)));
+    read(&mut t, &log, Request::lines(3));
+    log.truncate(banner.len());
+    log.append(b"second run: first line\nsecond run: second line, a longer one than before\n");
+    let r = read(&mut t, &log, Request::lines(3));
+    assert_eq!(r.reset, Some(ResetReason::RegrownPastCut));
+    assert!(r.text.starts_with(
+        "the log was cut and has grown again (the bytes before the last read's end changed), so the bookmark starts over: 3 lines — log at 3 lines\n"
+    ), "{}", r.text);
+    // Growing as usual is no reset.
+    log.append(b"second run: third line\n");
+    let r = read(&mut t, &log, Request::lines(3));
+    assert_eq!((r.reset, r.counts.new_lines), (None, 1));
+}

@@ -67,11 +67,15 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn limits() -> Limits {
+/// Small budgets, and tail pieces and mark spacing from a few bytes up, so that reads lean on
+/// the engine's line index as often as they scan the whole view.
+fn limits(tail_chunk: u64, mark_spacing: u64) -> Limits {
     Limits {
         text_budget: 200,
         line_cap: 60,
         coverage_ranges_max: 3,
+        tail_chunk,
+        mark_spacing,
         ..Limits::default()
     }
 }
@@ -237,7 +241,7 @@ impl Oracle {
             .collect();
 
         // The claim of what was shown must match the text.
-        let lim = limits();
+        let lim = t.engine.limits.clone();
         let shown: Vec<&Line> = reply
             .shown
             .iter()
@@ -353,7 +357,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     #[test]
-    fn exact_engine_keeps_the_contract(ops in prop::collection::vec(op(), 1..60)) {
+    fn exact_engine_keeps_the_contract(
+        ops in prop::collection::vec(op(), 1..60),
+        tail_chunk in prop_oneof![1u64..48, Just(16_384u64)],
+        mark_spacing in 1u64..128,
+    ) {
         let mut oracle = Oracle {
             log: MemoryLog::new(),
             counter: 0,
@@ -365,7 +373,7 @@ proptest! {
             forgot_in_generation: false,
             reads: 0,
         };
-        let mut t = Tail::new(ExactEngine::new(limits()), "prop-1-1", "/prop.log");
+        let mut t = Tail::new(ExactEngine::new(limits(tail_chunk, mark_spacing)), "prop-1-1", "/prop.log");
         for op in &ops {
             match op {
                 Op::Read { lines, raw, bytes } => oracle.check_read(&mut t, *lines, *raw, *bytes),

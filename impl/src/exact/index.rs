@@ -39,6 +39,10 @@ pub struct Mark {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct LineIndex {
     marks: Vec<Mark>,
+    /// Set when a mark contradicts its neighbours (the log changed under the index); the read
+    /// then counts afresh. Never saved.
+    #[serde(skip)]
+    poisoned: bool,
 }
 
 impl PartialEq for LineIndex {
@@ -81,15 +85,22 @@ impl LineIndex {
         self.floor(offset).filter(|m| m.offset == offset)
     }
 
-    /// Adds a mark (numbered from the same anchor as the others).
+    /// Adds a mark (numbered from the same anchor as the others). A mark that contradicts
+    /// the index poisons it: see [`LineIndex::is_poisoned`].
     pub fn insert(&mut self, mark: Mark) {
         match self.marks.binary_search_by_key(&mark.offset, |m| m.offset) {
-            Ok(i) => debug_assert_eq!(self.marks[i], mark, "two numberings of one offset"),
+            Ok(i) => self.poisoned |= self.marks[i] != mark,
             Err(i) => {
-                debug_assert!(self.consistent_with_neighbours(i, mark));
+                self.poisoned |= !self.consistent_with_neighbours(i, mark);
                 self.marks.insert(i, mark);
             }
         }
+    }
+
+    /// Whether a mark contradicted the others: the log's bytes before the settled end changed
+    /// without a new generation, and nothing counted from this index can be trusted.
+    pub fn is_poisoned(&self) -> bool {
+        self.poisoned
     }
 
     fn consistent_with_neighbours(&self, i: usize, mark: Mark) -> bool {

@@ -14,12 +14,15 @@ pub use coverage::Coverage;
 pub use index::{LineIndex, Mark};
 use scan::{Prior, Scan, Scanner};
 
+/// How many bytes before the settled end a bookmark fingerprints.
+const SETTLED_PRINT_BYTES: u64 = 64;
+
 use crate::api::{
     check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
     ResetReason,
 };
 use crate::limits::Limits;
-use crate::source::{read_span, LogIdentity, LogSource, LogStat};
+use crate::source::{read_span, LogIdentity, LogSource, LogStat, SourceError};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +33,31 @@ pub struct HeadPrint {
     pub len: u64,
     /// FNV-1a of those bytes.
     pub hash: u64,
+}
+
+/// A fingerprint of `len` bytes at `offset`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct BytePrint {
+    pub offset: u64,
+    pub len: u64,
+    /// FNV-1a of those bytes.
+    pub hash: u64,
+}
+
+impl BytePrint {
+    fn of(offset: u64, bytes: &[u8]) -> Self {
+        BytePrint {
+            offset,
+            len: bytes.len() as u64,
+            hash: fnv1a(bytes),
+        }
+    }
+
+    /// Whether the log still holds the same bytes there.
+    fn holds(&self, log: &dyn LogSource, bytes_read: &mut u64) -> Result<bool, SourceError> {
+        let bytes = read_span(log, self.offset, self.len, bytes_read)?;
+        Ok(bytes.len() as u64 == self.len && fnv1a(&bytes) == self.hash)
+    }
 }
 
 /// One id's bookmark.
@@ -45,6 +73,10 @@ pub struct ExactBookmark {
     /// "new". (The start of the unterminated last segment, else the size.)
     pub settled_end: u64,
     pub head: HeadPrint,
+    /// The bytes just before `settled_end`, as this read saw them: the head alone misses a
+    /// log cut and regrown past its old size, which would leave coverage on other lines.
+    #[serde(default)]
+    pub settled_print: Option<BytePrint>,
     pub coverage: Coverage,
     /// The partial line the caller was last shown, so that an unchanged one is not sent on
     /// every poll. Never coverage: it is shown again once it grows or completes.
@@ -156,6 +188,11 @@ impl Engine for ExactEngine {
         if Self::generation_change(b, job.path, stat, &head).is_some() {
             return Vec::new();
         }
+        if let Some(print) = b.settled_print {
+            if !print.holds(log, &mut ignored).unwrap_or(false) {
+                return Vec::new();
+            }
+        }
         let Ok(view) = View::read_last(log, u64::MAX, usize::MAX) else {
             return Vec::new();
         };
@@ -195,7 +232,14 @@ impl Engine for ExactEngine {
             hash: fnv1a(&head_bytes),
         };
         let prev = state.get(job.id);
-        let reset = prev.and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
+        let mut reset = prev.and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
+        if let (Some(print), None) = (prev.and_then(|p| p.settled_print), reset) {
+            match print.holds(log, &mut bytes_read) {
+                Ok(true) => {}
+                Ok(false) => reset = Some(ResetReason::RegrownPastCut),
+                Err(e) => return Ok(error_reply(job, &e)),
+            }
+        }
         let continuing = prev.filter(|_| reset.is_none());
         let mut scanner = Scanner {
             log,
@@ -249,6 +293,7 @@ impl Engine for ExactEngine {
             Some(start) if scan.still_writing => start,
             _ => stat.size,
         };
+        let settled_print = settled_print(log, &scan, settled_end, &mut bytes_read);
         let index = next_index(&self.limits, scan, &outcome.coverage, settled_end);
         state.put(
             job.id,
@@ -259,6 +304,7 @@ impl Engine for ExactEngine {
                 size: stat.size,
                 settled_end,
                 head,
+                settled_print,
                 coverage: outcome.coverage,
                 partial_seen: outcome.partial_seen,
                 index,
@@ -271,6 +317,33 @@ impl Engine for ExactEngine {
     }
 }
 
+/// The fingerprint of the `SETTLED_PRINT_BYTES` before the settled end, from the tail when it
+/// holds them, else read. `None` when the log shrank while it was read (the next read sees
+/// the shrink anyway).
+fn settled_print(
+    log: &dyn LogSource,
+    scan: &Scan,
+    settled_end: u64,
+    bytes_read: &mut u64,
+) -> Option<BytePrint> {
+    let view = &scan.view;
+    if settled_end > view.origin + view.buf.len() as u64 {
+        return None;
+    }
+    let from = settled_end.saturating_sub(SETTLED_PRINT_BYTES);
+    let held = from.checked_sub(view.origin).and_then(|start| {
+        view.buf
+            .get(start as usize..(settled_end - view.origin) as usize)
+    });
+    match held {
+        Some(bytes) => Some(BytePrint::of(from, bytes)),
+        None => {
+            let bytes = read_span(log, from, settled_end - from, bytes_read).ok()?;
+            (bytes.len() as u64 == settled_end - from).then(|| BytePrint::of(from, &bytes))
+        }
+    }
+}
+
 /// The index the next read starts from: what this read counted, plus marks in the tail at
 /// every coverage boundary, at the settled end and about every `mark_spacing` bytes, less
 /// the marks no view can need any more.
@@ -280,6 +353,10 @@ fn next_index(limits: &Limits, scan: Scan, coverage: &Coverage, settled_end: u64
     };
     let view = &scan.view;
     let buf_end = view.origin + view.buf.len() as u64;
+    if settled_end > buf_end {
+        // The log shrank while it was read: nothing to number; the next read starts over.
+        return LineIndex::default();
+    }
     let is_line_start = |x: u64| {
         x == base.offset
             || (x > view.origin
@@ -333,6 +410,9 @@ fn next_index(limits: &Limits, scan: Scan, coverage: &Coverage, settled_end: u64
             lines,
             newlines,
         });
+    }
+    if index.is_poisoned() {
+        return LineIndex::default();
     }
     index.thin(
         view.size.saturating_sub(limits.view_max),

@@ -158,7 +158,7 @@ pub(crate) fn respond(
     let unseen_in_tail: Vec<usize> = (0..scan.window_start)
         .filter(|&i| !covered_after(i))
         .collect();
-    let unseen_above = above - above_covered_count + unseen_in_tail.len() as u64;
+    let unseen_above = above.saturating_sub(above_covered_count) + unseen_in_tail.len() as u64;
     let newest_unseen = match unseen_in_tail.last() {
         Some(&i) => Some(above + i as u64),
         None => newest_uncovered(&above_covered, above),
@@ -178,7 +178,7 @@ pub(crate) fn respond(
     let (skipped_above, oldest_skipped) = match oldest_covered {
         None => (0, None),
         Some(c) if c < above => (
-            above - c - above_covered_count + skipped_in_tail(c).count() as u64,
+            (above - c).saturating_sub(above_covered_count) + skipped_in_tail(c).count() as u64,
             first_uncovered_after(&above_covered, c, above).or_else(|| skipped_in_tail(c).next()),
         ),
         Some(c) => (skipped_in_tail(c).count() as u64, skipped_in_tail(c).next()),
@@ -406,7 +406,12 @@ fn above_covered(scan: &Scan, coverage: &Coverage) -> Vec<(u64, u64)> {
         .ranges()
         .iter()
         .filter(|&&(s, e)| s < a.tail.offset && e > a.first.offset)
-        .map(|&(s, e)| (a.view_line(s, &scan.index), a.view_line(e, &scan.index)))
+        .map(|&(s, e)| {
+            (
+                a.lines_before(s, &scan.index),
+                a.lines_before(e, &scan.index),
+            )
+        })
         .filter(|&(s, e)| s < e)
         .collect()
 }
@@ -482,6 +487,9 @@ fn reset_words(reason: ResetReason) -> &'static str {
             "another file now sits at the log path"
         }
         ResetReason::Rewritten => "the log was rewritten (its first bytes changed)",
+        ResetReason::RegrownPastCut => {
+            "the log was cut and has grown again (the bytes before the last read's end changed)"
+        }
         ResetReason::WindowChanged => "the view changed",
     }
 }

@@ -64,20 +64,23 @@ pub(crate) struct Above {
 }
 
 impl Above {
-    /// The view line number (0 = the view's first line) of a line start in `[first, tail]`,
-    /// from the index, which marks every coverage boundary in that stretch.
-    pub fn view_line(&self, offset: u64, index: &LineIndex) -> u64 {
+    /// How many of the view's lines end at or before `offset`, a coverage boundary: from the
+    /// index, which marks, for every boundary in `[first, tail]`, the last line start at or
+    /// before it (the boundary itself, unless a finished line it ended has grown since).
+    pub fn lines_before(&self, offset: u64, index: &LineIndex) -> u64 {
         let lines = if offset <= self.first.offset {
             self.first.lines
         } else if offset >= self.tail.offset {
             self.tail.lines
         } else {
             index
-                .get(offset)
-                .expect("coverage boundaries above the tail are marked")
+                .floor(offset)
+                .expect("the view's first line is marked")
                 .lines
         };
-        (lines - self.first.lines) as u64
+        // Clamped, so that an index the log changed under cannot make numbers run backwards.
+        let above = (self.tail.lines - self.first.lines).max(0);
+        (lines - self.first.lines).min(above).max(0) as u64
     }
 }
 
@@ -113,6 +116,29 @@ impl Scanner<'_> {
         if prior.is_none() {
             index = LineIndex::default();
         }
+        let scan = self.scan_with(size, window, lines, running, prior.as_ref(), index)?;
+        if scan.index.is_poisoned() {
+            return self.scan_with(
+                size,
+                window,
+                lines,
+                running,
+                prior.as_ref(),
+                LineIndex::default(),
+            );
+        }
+        Ok(scan)
+    }
+
+    fn scan_with(
+        &mut self,
+        size: u64,
+        window: u64,
+        lines: usize,
+        running: bool,
+        prior: Option<&Prior<'_>>,
+        mut index: LineIndex,
+    ) -> Result<Scan, SourceError> {
         let origin = size - size.min(window);
         let read_from = origin.saturating_sub(1);
         let settled = prior.as_ref().map(|p| p.settled_end);
@@ -172,15 +198,16 @@ impl Scanner<'_> {
                     Some(first) if newlines_after(first) + i64::from(origin > 0) < max => {
                         (first, false)
                     }
-                    // Counting backwards finds upstream's line bound exactly where it cuts:
-                    // from the tail when the view holds that many lines, else from the
-                    // lowest mark, which lies inside the view.
+                    // Counting backwards finds upstream's line bound exactly where it cuts. It
+                    // starts from the lowest mark inside the view that the bound has not cut
+                    // off yet (the tail's own mark at worst: the tail is shorter than the bound).
                     _ => {
-                        let from = if forward.is_some() {
-                            tail
-                        } else {
-                            index.marks()[0]
-                        };
+                        let from = index
+                            .marks()
+                            .iter()
+                            .copied()
+                            .find(|&m| m.offset >= origin && newlines_after(m) < max)
+                            .unwrap_or(tail);
                         let (first, hit, marks) =
                             self.count_back(from, read_from, origin, newlines_after(from))?;
                         for m in marks {
@@ -190,7 +217,7 @@ impl Scanner<'_> {
                     }
                 };
                 index.insert(first);
-                if let Some(p) = &prior {
+                if let Some(p) = prior {
                     for &(s, e) in p.coverage.ranges() {
                         for x in [s, e] {
                             if x > first.offset && x < start && index.get(x).is_none() {
@@ -206,7 +233,7 @@ impl Scanner<'_> {
         };
         let lines_above = above
             .as_ref()
-            .map_or(0, |a| (a.tail.lines - a.first.lines) as usize);
+            .map_or(0, |a| (a.tail.lines - a.first.lines).max(0) as usize);
         // A line still being written is partial only while the job may write: the exit
         // marker, or the caller's word, says it has finished. The tail holds the log's last
         // non-blank line, which is where the marker would be.
@@ -281,8 +308,8 @@ impl Scanner<'_> {
         }
     }
 
-    /// Numbers the line start `to` by reading forward from the mark `from` before it, in
-    /// pieces, keeping only the line that straddles two pieces.
+    /// Numbers the last line start at or before `to` by reading forward from the mark `from`
+    /// before it, in pieces, keeping only the line that straddles two pieces.
     fn count_forward(&mut self, from: Mark, to: u64) -> Result<Mark, SourceError> {
         let mut mark = from;
         let mut pending: Vec<u8> = Vec::new();
@@ -302,10 +329,6 @@ impl Scanner<'_> {
             }
             chunk = chunk.saturating_mul(2).min(1 << 23);
         }
-        debug_assert!(
-            pending.is_empty() && mark.offset == to,
-            "`to` is a line start"
-        );
         Ok(mark)
     }
 

@@ -1,0 +1,135 @@
+//! The exact engine's line index is a cache: a read that counts the view from the index gives
+//! the same reply as one that counts it from scratch, and as one that reads the whole view.
+//!
+//! Three readers follow one random log in lockstep: one with tiny tail pieces and mark spacing
+//! (so that reads see a few bytes of tail and lean on the index), one whose index is thrown away
+//! before every read (so that it counts the view backwards each time), and one whose tail
+//! pieces are larger than any view (the whole view, scanned in one go). Their replies must be
+//! equal in everything but the bytes they read. Small line bounds make upstream's
+//! `scan_lines_max` cut the view inside and outside the tail.
+
+use bgtail::source::MemoryLog;
+use bgtail::{ExactEngine, Limits, LineIndex, Reply, Request, Tail};
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+enum Op {
+    Append(Vec<u8>),
+    Partial,
+    Finish,
+    Truncate(u8),
+    Read {
+        lines: Option<u16>,
+        raw: bool,
+        bytes: Option<u16>,
+    },
+}
+
+/// One line of output: short and unique, long, blank, wrapper, repeated, CRLF.
+fn line() -> impl Strategy<Value = u8> {
+    0u8..6
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => prop::collection::vec(line(), 1..12).prop_map(Op::Append),
+        1 => Just(Op::Partial),
+        1 => Just(Op::Finish),
+        1 => (0u8..100).prop_map(Op::Truncate),
+        8 => (
+            prop::option::weighted(0.9, 1u16..80),
+            prop::bool::weighted(0.1),
+            prop::option::weighted(0.6, 8u16..3000),
+        )
+            .prop_map(|(lines, raw, bytes)| Op::Read { lines, raw, bytes }),
+    ]
+}
+
+fn render(kinds: &[u8], counter: &mut u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &k in kinds {
+        *counter += 1;
+        let text = match k {
+            0 => format!("line {counter}\n"),
+            1 => format!("long {counter} {}\n", "x".repeat(90)),
+            2 => "   \n".to_owned(),
+            3 => format!("__BGRUN_NOTE {counter}\n"),
+            4 => "same again\n".to_owned(),
+            _ => format!("crlf {counter}\r\n"),
+        };
+        out.extend_from_slice(text.as_bytes());
+    }
+    out
+}
+
+fn limits(chunk: u64, spacing: u64, scan_lines_max: usize) -> Limits {
+    Limits {
+        text_budget: 400,
+        line_cap: 60,
+        coverage_ranges_max: 3,
+        scan_lines_max,
+        tail_chunk: chunk,
+        mark_spacing: spacing,
+        ..Limits::default()
+    }
+}
+
+fn without_cost(mut r: Reply) -> Reply {
+    r.bytes_read = 0;
+    r
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_read_from_the_index_equals_one_from_scratch_and_one_of_the_whole_view(
+        ops in prop::collection::vec(op(), 1..60),
+        chunk in 1u64..64,
+        spacing in 1u64..200,
+        scan_lines_max in prop_oneof![4usize..40, Just(500_000usize)],
+    ) {
+        let small = limits(chunk, spacing, scan_lines_max);
+        let whole = limits(1 << 40, 16_384, scan_lines_max);
+        let mut indexed = Tail::new(ExactEngine::new(small.clone()), "ix-1-1", "/ix.log");
+        let mut scratch = Tail::new(ExactEngine::new(small), "ix-1-1", "/ix.log");
+        let mut one_go = Tail::new(ExactEngine::new(whole), "ix-1-1", "/ix.log");
+        let mut log = MemoryLog::new();
+        let mut counter = 0;
+        let mut running = true;
+        for op in &ops {
+            match op {
+                Op::Append(kinds) => log.append(&render(kinds, &mut counter)),
+                Op::Partial => {
+                    counter += 1;
+                    log.append(format!("partial {counter}").as_bytes());
+                }
+                Op::Finish => running = false,
+                Op::Truncate(pct) => {
+                    let len = log.bytes().len() * usize::from(*pct) / 100;
+                    log.truncate(len);
+                }
+                Op::Read { lines, raw, bytes } => {
+                    let request = Request {
+                        lines: lines.map(f64::from),
+                        raw: *raw,
+                        bytes: bytes.map(f64::from),
+                        running,
+                        peek: true,
+                        ..Request::default()
+                    };
+                    for (_, bookmark) in &mut scratch.state.bookmarks {
+                        bookmark.index = LineIndex::default();
+                    }
+                    let a = indexed.read(&log.source(), &request).unwrap();
+                    let b = scratch.read(&log.source(), &request).unwrap();
+                    let c = one_go.read(&log.source(), &request).unwrap();
+                    let (a, b, c) = (without_cost(a), without_cost(b), without_cost(c));
+                    prop_assert_eq!(&a, &c, "index vs whole view");
+                    prop_assert_eq!(&b, &c, "from scratch vs whole view");
+                    prop_assert_eq!(&indexed.state, &one_go.state);
+                }
+            }
+        }
+    }
+}
