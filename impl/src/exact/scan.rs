@@ -29,6 +29,9 @@ use crate::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
 use crate::view::{is_content, line_text, View};
 
+/// The largest piece read at once, so that counting a large view keeps little in memory.
+const MAX_PIECE: u64 = 1 << 20;
+
 /// What one read found in the log, before deciding what to show.
 pub(crate) struct Scan {
     /// The tail (or the whole view), its content lines in file order.
@@ -272,7 +275,16 @@ impl Scanner<'_> {
     ) -> Result<Tail, SourceError> {
         let mut lo = size;
         let mut buf: Vec<u8> = Vec::new();
-        let mut chunk = self.limits.tail_chunk;
+        // The first piece reaches back past the settled end at once: what was appended must
+        // be read anyway, and doubling up to it could read up to twice as much.
+        let mut chunk = match settled {
+            Some(s) if s >= origin => (size - s).saturating_add(self.limits.tail_chunk),
+            _ => self.limits.tail_chunk,
+        };
+        // Lines are counted once each: `counted` is the first line start counted so far, and
+        // `content`/`newlines` the complete lines and `\n` bytes from there to the end.
+        let mut counted: Option<u64> = None;
+        let (mut content, mut newlines) = (0i64, 0i64);
         loop {
             let new_lo = lo.saturating_sub(chunk).max(read_from);
             let mut piece = read_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
@@ -291,12 +303,16 @@ impl Scanner<'_> {
             if lo == read_from {
                 return Ok(Tail::Whole(buf));
             }
-            chunk = chunk.saturating_mul(2).min(1 << 23);
+            chunk = chunk.saturating_mul(2).min(MAX_PIECE);
             let Some(first_nl) = memchr::memchr(b'\n', &buf) else {
                 continue;
             };
             let start = lo + first_nl as u64 + 1;
-            let (content, newlines) = count_lines(&buf[first_nl + 1..]);
+            let counted_to = counted.unwrap_or(size);
+            let (c, n) = count_lines(&buf[first_nl + 1..(counted_to - lo) as usize]);
+            content += c;
+            newlines += n;
+            counted = Some(start);
             let reaches_settled = settled.is_none_or(|s| s < origin || start <= s);
             if content as usize >= need
                 && reaches_settled
@@ -327,7 +343,7 @@ impl Scanner<'_> {
                 mark = self.advance(mark, &pending[..=last_nl]);
                 pending.drain(..=last_nl);
             }
-            chunk = chunk.saturating_mul(2).min(1 << 23);
+            chunk = chunk.saturating_mul(2).min(MAX_PIECE);
         }
         Ok(mark)
     }
@@ -427,7 +443,7 @@ impl Scanner<'_> {
                 piece.extend_from_slice(&buf);
                 buf = piece;
                 lo = new_lo;
-                chunk = chunk.saturating_mul(2).min(1 << 23);
+                chunk = chunk.saturating_mul(2).min(MAX_PIECE);
             };
             let start = match prev_nl {
                 Some(nl) if nl >= read_from => nl + 1,
