@@ -128,7 +128,10 @@ fn load_state<S: DeserializeOwned + Default>(path: &Path, engine: &str) -> S {
     }
 }
 
-/// Replaces the state file atomically: temp file, fsync, rename, fsync of the directory.
+/// Replaces the state file atomically: a temporary file renamed over it, so that a reader
+/// never sees half a state. No fsync: a state lost or damaged by a power cut is read back as a
+/// fresh bookmark (see `load_state`), which can only repeat lines, and the two fsyncs cost more
+/// than the whole read (about 2 ms of a first read's 3.5 ms on this machine's disk).
 fn store_state<S: Serialize>(path: &Path, engine: &str, state: &S) -> Result<(), String> {
     let dir = path
         .parent()
@@ -150,9 +153,7 @@ fn store_state<S: Serialize>(path: &Path, engine: &str, state: &S) -> Result<(),
     let write = || -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
         f.write_all(&body)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        File::open(dir)?.sync_all()
+        std::fs::rename(&tmp, path)
     };
     write().map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
@@ -193,10 +194,13 @@ fn read_with<E: Engine>(engine: E, args: &Args) -> Result<ExitCode, String> {
             &request,
         )
         .map_err(|e| e.0)?;
+    // The reply goes out before the bookmark is stored: a reader killed or cut off (a closed
+    // pipe) in between sends these lines again next time instead of never sending them.
+    print_reply(&reply, args.json)
+        .map_err(|e| format!("cannot write the reply, bookmark left as it was: {e}"))?;
     if !reply.is_error {
         store_state(&args.state, engine.name(), &state)?;
     }
-    print_reply(&reply, args.json);
     Ok(if reply.is_error {
         ExitCode::FAILURE
     } else {
@@ -204,8 +208,8 @@ fn read_with<E: Engine>(engine: E, args: &Args) -> Result<ExitCode, String> {
     })
 }
 
-fn print_reply(reply: &Reply, json: bool) {
-    if json {
+fn print_reply(reply: &Reply, json: bool) -> std::io::Result<()> {
+    let text = if json {
         let doc = serde_json::json!({
             "text": reply.text,
             "isError": reply.is_error,
@@ -216,8 +220,11 @@ fn print_reply(reply: &Reply, json: bool) {
             "details": reply.details,
             "bytesRead": reply.bytes_read,
         });
-        println!("{doc}");
+        doc.to_string()
     } else {
-        println!("{}", reply.text);
-    }
+        reply.text.clone()
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
 }

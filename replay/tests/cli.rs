@@ -399,3 +399,34 @@ fn explore_serves_the_status_endpoint_on_loopback() {
     assert!(status.get("unique_state_count").is_some());
     assert!(status["properties"].to_string().contains("repeats bounded"));
 }
+
+#[test]
+fn read_stores_no_bookmark_when_the_reply_cannot_be_written() {
+    // /dev/full refuses every write: the agent never got the lines, so they must come again.
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "job.log", b"alpha\nbeta\n");
+    let state = dir.path().join("state.json");
+    let args = |s: &Path| {
+        vec![
+            "read".to_owned(),
+            log.to_str().unwrap().to_owned(),
+            "--state".to_owned(),
+            s.to_str().unwrap().to_owned(),
+        ]
+    };
+    let failed = Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .args(args(&state))
+        .stdout(Stdio::from(std::fs::File::create("/dev/full").unwrap()))
+        .output()
+        .unwrap();
+    assert!(!failed.status.success());
+    assert!(text(&failed.stderr).contains("cannot write the reply, bookmark left as it was"));
+    assert!(!state.exists(), "no bookmark for lines the agent never got");
+    let args = args(&state);
+    let again = bgtail(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        text(&again.stdout).starts_with("first read: 2 lines"),
+        "{}",
+        text(&again.stdout)
+    );
+}
