@@ -3,14 +3,43 @@
 //! (set `BGTAIL_BENCH_SIZES=1,64,1024` for MiB sizes; the default is 1 and 64).
 //!
 //! Each figure is the median of several runs; the ratios are exact/shipped and exact/tail.
+//! A counting allocator measures each engine's peak heap during one read of a 64 MiB view
+//! holding 500,000 short lines.
 
 use bgtail::source::file::FileLog;
 use bgtail::{Engine, ExactEngine, Job, Request, ShippedEngine};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 const ROUNDS: usize = 7;
+
+/// The system allocator, counting the bytes live now and at most since the last reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -43,20 +72,20 @@ struct Figure {
     bytes: u64,
 }
 
-/// Times one read on a fresh bookmark, `ROUNDS` times. Before each, the log is restored to
-/// `base`; with `primed = Some(n)` a first read of 40 lines is made and `n` bytes appended,
+/// Times one read on a fresh bookmark, `ROUNDS` times. Before each, the log is cut back to
+/// its `base` length (appends only ever added to it); with `primed = Some(n)` a first read of 40 lines is made and `n` bytes appended,
 /// so that the timed read is a delta (or, for `n = 0`, a widening).
 fn measure<E: Engine>(
     engine: &E,
     path: &Path,
-    base: &[u8],
+    base: u64,
     primed: Option<u64>,
     request: &Request,
 ) -> Figure {
     let mut times = Vec::new();
     let mut bytes = 0;
     for _ in 0..ROUNDS {
-        std::fs::write(path, base).unwrap();
+        restore(path, base);
         let mut state = E::State::default();
         if let Some(n) = primed {
             read_once(engine, &mut state, path, &Request::lines(40));
@@ -72,7 +101,7 @@ fn measure<E: Engine>(
         times.push(started.elapsed());
         bytes = reply.bytes_read;
     }
-    std::fs::write(path, base).unwrap();
+    restore(path, base);
     Figure {
         time: median(times),
         bytes,
@@ -148,6 +177,9 @@ fn main() {
     let exact = ExactEngine::default();
     println!("| log | lines | scenario | shipped ms | exact ms | exact/shipped | shipped bytes read | exact bytes read |");
     println!("|---|---|---|---|---|---|---|---|");
+    if std::env::var("BGTAIL_BENCH_PEAK").map_or(true, |v| v != "0") {
+        peak_memory(dir.path());
+    }
     for &mib in &sizes {
         for long in [false, true] {
             let path = dir.path().join(format!("log-{mib}-{long}.log"));
@@ -162,9 +194,9 @@ fn main() {
                 ("raw, lines 40", Request::lines(40).raw(), None),
             ];
             for (name, request, append) in scenarios {
-                let base = std::fs::read(&path).unwrap();
-                let s = measure(&shipped, &path, &base, append, &request);
-                let e = measure(&exact, &path, &base, append, &request);
+                let base = std::fs::metadata(&path).unwrap().len();
+                let s = measure(&shipped, &path, base, append, &request);
+                let e = measure(&exact, &path, base, append, &request);
                 println!(
                     "| {mib} MiB | {kind} | {name} | {} | {} | {:.2} | {} | {} |",
                     ms(s.time),
@@ -176,7 +208,7 @@ fn main() {
             }
             // A polling agent: 1,000 appends of 1 KiB, a read after each, on one bookmark.
             let poll = |exact_engine: bool| -> (Duration, u64) {
-                let base = std::fs::read(&path).unwrap();
+                let base = std::fs::metadata(&path).unwrap().len();
                 let mut total = Duration::ZERO;
                 let mut bytes = 0;
                 let mut s_state = Default::default();
@@ -201,7 +233,7 @@ fn main() {
                     total += started.elapsed();
                     bytes += reply.bytes_read;
                 }
-                std::fs::write(&path, &base).unwrap();
+                restore(&path, base);
                 (total, bytes)
             };
             let (st, sb) = poll(false);
@@ -226,6 +258,65 @@ fn main() {
             }
         }
     }
+}
+
+fn restore(path: &Path, len: u64) {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+}
+
+/// Peak heap of one first read over a 64 MiB view of 500,000 short lines, for each engine.
+fn peak_memory(dir: &Path) {
+    let path = dir.join("peak.log");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        for i in 0..500_000u64 {
+            // 134 bytes a line: 500,000 lines fill 63.9 MiB.
+            writeln!(f, "{i:09} {}", "p".repeat(123)).unwrap();
+        }
+    }
+    let size = std::fs::metadata(&path).unwrap().len();
+    let request = Request {
+        bytes: Some(64.0 * 1024.0 * 1024.0),
+        ..Request::lines(40)
+    };
+    let peak = |exact_engine: bool| {
+        let log = FileLog::open(&path).unwrap();
+        let job = Job {
+            id: "bench-1-1",
+            path: path.to_str().unwrap(),
+        };
+        let before = LIVE.load(Ordering::Relaxed);
+        PEAK.store(before, Ordering::Relaxed);
+        let reply = if exact_engine {
+            exact_read(&log, job, &request)
+        } else {
+            ShippedEngine::default()
+                .read(&mut Default::default(), job, &log, &request)
+                .unwrap()
+        };
+        let peak = PEAK.load(Ordering::Relaxed) - before;
+        drop(reply);
+        peak
+    };
+    let (s, e) = (peak(false), peak(true));
+    println!(
+        "| {:.1} MiB, 500,000 lines | short | peak heap of a first read, `bytes` 64 MiB | {:.1} MiB | {:.1} MiB | {:.3} | — | — |",
+        size as f64 / 1048576.0,
+        s as f64 / 1048576.0,
+        e as f64 / 1048576.0,
+        e as f64 / s as f64
+    );
+}
+
+fn exact_read(log: &FileLog, job: Job<'_>, request: &Request) -> bgtail::Reply {
+    ExactEngine::default()
+        .read(&mut Default::default(), job, log, request)
+        .unwrap()
 }
 
 fn append_bytes(path: &Path, n: u64) {
