@@ -2,6 +2,10 @@
 //! path the guarantees are about. Each check pins its unique state count: a change in the
 //! engine or the model that changes the space shows here first.
 
+// The checker allocates for every reply the engine renders: mimalloc, as in the CLI.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
 use stateright::{Checker, Model};
 

@@ -1,6 +1,10 @@
 //! The checker rediscovers both symptoms of issue #28 in the shipped engine by itself, and the
 //! shortest counterexamples are pinned.
 
+// The checker allocates for every reply the engine renders: mimalloc, as in the CLI.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use bgtail_model::{shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
 use stateright::{Checker, Model};
 

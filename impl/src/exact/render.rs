@@ -451,7 +451,7 @@ fn details(
     notes: &[String],
     truncated_at: Option<u64>,
 ) -> Map<String, Value> {
-    let mut d = Map::new();
+    let mut d = Map::with_capacity(14);
     d.insert("id".into(), job.id.into());
     d.insert(
         "linesShown".into(),
