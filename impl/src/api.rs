@@ -137,8 +137,9 @@ pub struct ShownLine {
     pub offset: u64,
     /// One past its last byte (after the `\n`, or the log's end for a partial line).
     pub end: u64,
-    /// Its 1-based position among the view's content lines.
-    pub view_line: u64,
+    /// Its 1-based position among the view's content lines; `None` when the engine has not
+    /// counted the view's lines above it (the exact engine counts lazily: see its docs).
+    pub view_line: Option<u64>,
     /// Whether it was still being written (shown, never recorded as covered).
     pub partial: bool,
 }
@@ -146,8 +147,9 @@ pub struct ShownLine {
 /// The numbers behind a reply's text.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Counts {
-    /// Content lines in the view.
-    pub total_lines: u64,
+    /// Content lines in the view; `None` when the engine has not counted them all (the exact
+    /// engine counts the view above what it reads only when a reply needs the number).
+    pub total_lines: Option<u64>,
     /// Content lines appended since the last read (upstream's "fresh").
     pub new_lines: u64,
     /// Lines the read selected before the budget (upstream's `linesShown`).
@@ -160,8 +162,9 @@ pub struct Counts {
     pub earlier_shown: u64,
     /// Selected lines the budget left out.
     pub left_out: u64,
-    /// Content lines above the window that were never shown in this generation.
-    pub unseen_above: u64,
+    /// Content lines above the window that were never shown in this generation; `None` when
+    /// not counted, like `total_lines`.
+    pub unseen_above: Option<u64>,
     /// Of `unseen_above`, those below (newer than) a shown line: gaps the caller skipped.
     pub skipped_above: u64,
     /// Coverage ranges forgotten because the bookmark was full.

@@ -44,6 +44,11 @@ pub struct Limits {
         skip_serializing_if = "is_default_mark_spacing"
     )]
     pub mark_spacing: u64,
+    /// Whether the exact engine counts the whole view on every read. By default it counts
+    /// the view above what it reads only when a reply prints the view's line count, so that a
+    /// first read of a large log reads its tail, not its whole view.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub count_whole_view: bool,
 }
 
 fn default_tail_chunk() -> u64 {
@@ -83,6 +88,7 @@ impl Default for Limits {
             head_probe_bytes: 4_096,
             tail_chunk: default_tail_chunk(),
             mark_spacing: default_mark_spacing(),
+            count_whole_view: false,
         }
     }
 }

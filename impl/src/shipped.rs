@@ -348,7 +348,7 @@ impl ShippedEngine {
                 generation,
                 offset: view.offset(l),
                 end: view.end_offset(l),
-                view_line: (selection.start + i + 1) as u64,
+                view_line: Some((selection.start + i + 1) as u64),
                 partial: false,
             })
             .collect();
@@ -368,7 +368,7 @@ impl ShippedEngine {
             kind,
             reset,
             counts: Counts {
-                total_lines: total,
+                total_lines: Some(total),
                 new_lines: fresh,
                 selected: selected.len() as u64,
                 shown: shown.len() as u64,

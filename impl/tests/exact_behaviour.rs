@@ -61,7 +61,7 @@ fn once_the_job_has_finished_a_trailing_line_is_an_ordinary_line() {
     let log = log_of("a\nlast words");
     let r = read(&mut t, &log, Request::lines(10));
     assert!(r.shown.iter().all(|s| !s.partial));
-    assert_eq!(r.counts.total_lines, 2);
+    assert_eq!(r.counts.total_lines, Some(2));
     assert_eq!(
         read(&mut t, &log, Request::lines(10)).kind,
         ReadKind::NothingNew

@@ -268,7 +268,14 @@ impl Ghost {
         // Honest counts.
         let c = &reply.counts;
         let shown_count = claimed.count_ones() as u64;
-        if c.shown != shown_count || c.total_lines != view.len() as u64 {
+        // The engine may leave the view's line count unknown (it counts lazily), but never
+        // state a wrong one, and never leave it out of a reply that has nothing new to show.
+        let nothing_new = !ctx.raw && body.is_empty();
+        if c.shown != shown_count
+            || c.total_lines.is_some_and(|t| t != view.len() as u64)
+            || (c.total_lines.is_none() && nothing_new)
+            || c.unseen_above.is_some() != c.total_lines.is_some()
+        {
             v.dishonest = true;
         }
         if continuing {
@@ -309,7 +316,7 @@ impl Ghost {
                 .iter()
                 .filter(|&&i| self.delivered & bit(i) == 0)
                 .count() as u64;
-            if c.unseen_above != unseen_above {
+            if c.unseen_above.is_some_and(|u| u != unseen_above) {
                 v.dishonest = true;
             }
         }

@@ -241,44 +241,22 @@ impl Engine for ExactEngine {
             }
         }
         let continuing = prev.filter(|_| reset.is_none());
-        let mut scanner = Scanner {
-            log,
-            limits: &self.limits,
-            bytes_read: &mut bytes_read,
-        };
-        let scanned = scanner.scan(
-            stat.size,
-            window,
-            lines,
-            request.running,
-            continuing.map(|p| Prior {
-                settled_end: p.settled_end,
-                coverage: &p.coverage,
-            }),
-            continuing.map(|p| p.index.clone()).unwrap_or_default(),
-        );
-        let scan = match scanned {
-            Ok(s) => s,
-            Err(e) => return Ok(error_reply(job, &e)),
-        };
-
-        let prev = state.take(job.id);
-        let start = match prev {
-            Some(p) if reset.is_none() => render::Start {
+        let start = match (prev, continuing) {
+            (Some(p), Some(_)) => render::Start {
                 generation: p.generation,
-                coverage: p.coverage,
+                coverage: p.coverage.clone(),
                 settled_before: Some(p.settled_end),
                 reset: None,
                 partial_seen: p.partial_seen,
             },
-            Some(p) => render::Start {
+            (Some(p), None) => render::Start {
                 generation: p.generation + 1,
                 coverage: Coverage::default(),
                 settled_before: None,
                 reset,
                 partial_seen: None,
             },
-            None => render::Start {
+            (None, _) => render::Start {
                 generation: 1,
                 coverage: Coverage::default(),
                 settled_before: None,
@@ -286,8 +264,40 @@ impl Engine for ExactEngine {
                 partial_seen: None,
             },
         };
+        let prior = continuing.map(|p| Prior {
+            settled_end: p.settled_end,
+            coverage: &p.coverage,
+        });
+        let index = continuing.map(|p| p.index.clone()).unwrap_or_default();
+        let mut scanner = Scanner {
+            log,
+            limits: &self.limits,
+            bytes_read: &mut bytes_read,
+        };
+        // The view above the tail is counted only as far as the reply needs: a reply that
+        // prints the view's line count asks for a second scan that counts all of it.
+        let mut whole = self.limits.count_whole_view;
+        let (scan, outcome) = loop {
+            let scan = match scanner.scan(
+                stat.size,
+                window,
+                lines,
+                request.running,
+                whole,
+                prior.as_ref(),
+                index.clone(),
+            ) {
+                Ok(s) => s,
+                Err(e) => return Ok(error_reply(job, &e)),
+            };
+            match render::respond(&self.limits, job, request, lines, window, &scan, &start) {
+                Some(outcome) => break (scan, outcome),
+                None if !whole => whole = true,
+                None => unreachable!("a whole scan counts the view"),
+            }
+        };
         let generation = start.generation;
-        let outcome = render::respond(&self.limits, job, request, lines, window, &scan, start);
+        state.take(job.id);
         // An unterminated last segment may still grow into a new line while the job runs.
         let settled_end = match unterminated_tail_start(&scan.view) {
             Some(start) if scan.still_writing => start,

@@ -38,6 +38,8 @@ struct Run {
     lines: Vec<usize>,
 }
 
+/// The reply to a read, or `None` when the reply must print the view's line count and the
+/// scan counted only part of the view: the engine then scans again, counting all of it.
 pub(crate) fn respond(
     limits: &Limits,
     job: Job<'_>,
@@ -45,8 +47,8 @@ pub(crate) fn respond(
     lines: usize,
     window: u64,
     scan: &Scan,
-    start: Start,
-) -> Outcome {
+    start: &Start,
+) -> Option<Outcome> {
     let view = &scan.view;
     let covered_before = |i: usize| {
         let l = &view.lines[i];
@@ -147,10 +149,16 @@ pub(crate) fn respond(
         let l = &view.lines[i];
         coverage.covers(view.offset(l), view.end_offset(l))
     };
-    // View line numbers: the lines above the tail come first, known only by count; a tail
-    // line `i` is view line `above + i`.
+    // Line numbers: the counted lines above the tail come first, known only by count; a tail
+    // line `i` is number `above + i`. When the whole view is counted these are view lines.
     let above = scan.lines_above as u64;
-    let total = above + scan.complete as u64;
+    let whole_view = scan.above.as_ref().is_none_or(|a| a.complete);
+    let counted = above + scan.complete as u64;
+    let total = whole_view.then_some(counted);
+    if total.is_none() && body.is_none() && !request.raw {
+        // "Nothing new" states the log's line count and the lines never shown above.
+        return None;
+    }
     let above_covered = above_covered(scan, &coverage);
     let above_covered_count: u64 = above_covered.iter().map(|&(s, e)| e - s).sum();
     // Lines above the window never shown: all of them (for the poll text), and those newer than
@@ -192,7 +200,7 @@ pub(crate) fn respond(
     // Lines above the tail are new only when the bookmark settled before all of them: the tail
     // reaches back to the settled end whenever that lies inside the view.
     let new_above = match (&scan.above, start.settled_before) {
-        (Some(a), Some(settled)) if settled <= a.first.offset => above,
+        (Some(a), Some(settled)) if settled <= a.counted.offset => above,
         _ => 0,
     };
     let new_lines = new_above + (0..scan.complete).filter(|&i| new_line(i)).count() as u64;
@@ -203,10 +211,17 @@ pub(crate) fn respond(
     } else {
         0
     };
-    let log_words = if scan.origin == 0 && !scan.line_bound_hit {
-        format!("log at {total} {}", plural(total, "line", "lines"))
-    } else {
-        format!("{total} {} in view", plural(total, "line", "lines"))
+    let log_words = match (&scan.above, whole_view) {
+        (_, true) if scan.origin == 0 && !scan.line_bound_hit => {
+            format!("log at {counted} {}", plural(counted, "line", "lines"))
+        }
+        (_, true) => format!("{counted} {} in view", plural(counted, "line", "lines")),
+        (Some(a), false) => format!(
+            "{counted} {} in the last {} (the view above is not counted yet)",
+            plural(counted, "line", "lines"),
+            format_bytes(view.size - a.counted.offset)
+        ),
+        (None, false) => unreachable!("a tail that is the whole view counts it"),
     };
 
     if forgotten > 0 {
@@ -219,7 +234,7 @@ pub(crate) fn respond(
         notes.push(format!(
             "{skipped_above} skipped {} above this window — lines: {} reaches {}",
             plural(skipped_above, "line", "lines"),
-            total - oldest,
+            counted - oldest,
             plural(skipped_above, "it", "them")
         ));
     }
@@ -284,7 +299,7 @@ pub(crate) fn respond(
                 Some(newest) => format!(
                     "; {unseen_above} earlier {} never shown — lines: {} reaches the newest",
                     plural(unseen_above, "line", "lines"),
-                    total - newest
+                    counted - newest
                 ),
                 None => String::new(),
             };
@@ -293,7 +308,7 @@ pub(crate) fn respond(
             } else {
                 ""
             };
-            if total == 0 {
+            if counted == 0 {
                 text.push_str(&format!("{prefix}(empty log — {log_words}{writing})"));
             } else {
                 text.push_str(&format!(
@@ -347,7 +362,7 @@ pub(crate) fn respond(
         new_shown,
         earlier_shown,
         left_out,
-        unseen_above,
+        unseen_above: whole_view.then_some(unseen_above),
         skipped_above,
         forgotten_ranges: forgotten,
         partial_shown,
@@ -367,7 +382,7 @@ pub(crate) fn respond(
         Some(_) if partial_pending => partial_seen_before,
         _ => None,
     };
-    Outcome {
+    Some(Outcome {
         partial_seen,
         reply: Reply {
             text,
@@ -382,7 +397,7 @@ pub(crate) fn respond(
             bytes_read: 0,
         },
         coverage,
-    }
+    })
 }
 
 fn shown_line(scan: &Scan, index: usize, generation: u64, partial: bool) -> ShownLine {
@@ -391,7 +406,11 @@ fn shown_line(scan: &Scan, index: usize, generation: u64, partial: bool) -> Show
         generation,
         offset: scan.view.offset(l),
         end: scan.view.end_offset(l),
-        view_line: (scan.lines_above + index) as u64 + 1,
+        view_line: scan
+            .above
+            .as_ref()
+            .is_none_or(|a| a.complete)
+            .then_some((scan.lines_above + index) as u64 + 1),
         partial,
     }
 }
@@ -405,7 +424,7 @@ fn above_covered(scan: &Scan, coverage: &Coverage) -> Vec<(u64, u64)> {
     coverage
         .ranges()
         .iter()
-        .filter(|&&(s, e)| s < a.tail.offset && e > a.first.offset)
+        .filter(|&&(s, e)| s < a.tail.offset && e > a.counted.offset)
         .map(|&(s, e)| {
             (
                 a.lines_before(s, &scan.index),

@@ -60,31 +60,54 @@ pub(crate) struct Scan {
 
 /// The view above the tail, as line numbers.
 pub(crate) struct Above {
-    /// The view's first line start.
-    pub first: Mark,
+    /// The lowest line start counted: the view's first line when `complete`.
+    pub counted: Mark,
     /// The tail's first byte (a line start).
     pub tail: Mark,
+    /// Whether every line of the view above the tail is counted.
+    pub complete: bool,
 }
 
 impl Above {
-    /// How many of the view's lines end at or before `offset`, a coverage boundary: from the
-    /// index, which marks, for every boundary in `[first, tail]`, the last line start at or
-    /// before it (the boundary itself, unless a finished line it ended has grown since).
+    /// How many counted lines above the tail end at or before `offset`, a coverage boundary:
+    /// from the index, which marks, for every boundary in `[counted, tail]`, the last line
+    /// start at or before it (the boundary itself, unless a finished line it ended has grown
+    /// since). Every coverage boundary in the view lies at or after `counted`.
     pub fn lines_before(&self, offset: u64, index: &LineIndex) -> u64 {
-        let lines = if offset <= self.first.offset {
-            self.first.lines
+        let lines = if offset <= self.counted.offset {
+            self.counted.lines
         } else if offset >= self.tail.offset {
             self.tail.lines
         } else {
             index
                 .floor(offset)
-                .expect("the view's first line is marked")
+                .expect("the lowest counted line is marked")
                 .lines
         };
         // Clamped, so that an index the log changed under cannot make numbers run backwards.
-        let above = (self.tail.lines - self.first.lines).max(0);
-        (lines - self.first.lines).min(above).max(0) as u64
+        let above = (self.tail.lines - self.counted.lines).max(0);
+        (lines - self.counted.lines).min(above).max(0) as u64
     }
+}
+
+/// The lowest start of a coverage range that reaches into the view (past `origin`).
+fn lowest_coverage_in_view(prior: Option<&Prior<'_>>, origin: u64) -> Option<u64> {
+    prior?
+        .coverage
+        .ranges()
+        .iter()
+        .find(|&&(_, e)| e > origin)
+        .map(|&(s, _)| s)
+}
+
+/// Why counting backwards stopped.
+enum Stop {
+    /// At the view's first line.
+    ViewStart,
+    /// Where upstream's line bound cuts the view.
+    LineBound,
+    /// At or below the offset it was asked to reach.
+    Enough,
 }
 
 /// The bookmark's knowledge a read starts from, when it continues a generation.
@@ -106,45 +129,48 @@ enum Tail {
 }
 
 impl Scanner<'_> {
-    /// Reads what a read with `lines` needs and counts the rest of the view.
+    /// Reads what a read with `lines` needs and counts the rest of the view: all of it when
+    /// `whole`, else as far as the bookmark's coverage reaches (a reply that prints the view's
+    /// line count asks again with `whole`).
+    #[allow(clippy::too_many_arguments)]
     pub fn scan(
         &mut self,
         size: u64,
         window: u64,
         lines: usize,
         running: bool,
-        prior: Option<Prior<'_>>,
+        whole: bool,
+        prior: Option<&Prior<'_>>,
         mut index: LineIndex,
     ) -> Result<Scan, SourceError> {
         if prior.is_none() {
             index = LineIndex::default();
         }
-        let scan = self.scan_with(size, window, lines, running, prior.as_ref(), index)?;
+        let scan = self.scan_with(size, window, lines, running, whole, prior, index)?;
         if scan.index.is_poisoned() {
-            return self.scan_with(
-                size,
-                window,
-                lines,
-                running,
-                prior.as_ref(),
-                LineIndex::default(),
-            );
+            let fresh = LineIndex::default();
+            return self.scan_with(size, window, lines, running, whole, prior, fresh);
         }
         Ok(scan)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn scan_with(
         &mut self,
         size: u64,
         window: u64,
         lines: usize,
         running: bool,
+        whole: bool,
         prior: Option<&Prior<'_>>,
         mut index: LineIndex,
     ) -> Result<Scan, SourceError> {
         let origin = size - size.min(window);
         let read_from = origin.saturating_sub(1);
         let settled = prior.as_ref().map(|p| p.settled_end);
+        // A log that grew past the view since the last read: every line of the view is new,
+        // and the header counts them, so all of it is counted (it is no more than was appended).
+        let whole = whole || settled.is_some_and(|s| s < origin);
         let tail = self.read_tail(size, read_from, origin, lines.saturating_add(1), settled)?;
         let (view, above, tail_mark, line_bound_hit) = match tail {
             Tail::Whole(buf) => {
@@ -197,28 +223,54 @@ impl Scanner<'_> {
                     None => None,
                 };
                 let max = self.limits.scan_lines_max as i64;
-                let (first, hit) = match forward {
+                // How far down the view must be counted: all of it when asked, else down to
+                // the oldest coverage in the view, so that every covered line has a number.
+                let needed = if whole {
+                    None
+                } else {
+                    lowest_coverage_in_view(prior, origin)
+                        .map_or(Some(start), |s| (s > origin).then_some(s))
+                };
+                let (counted, hit, complete) = match forward {
+                    // A mark before the view: the whole view is counted from it, cheaply.
                     Some(first) if newlines_after(first) + i64::from(origin > 0) < max => {
-                        (first, false)
+                        (first, false, true)
                     }
-                    // Counting backwards finds upstream's line bound exactly where it cuts. It
-                    // starts from the lowest mark inside the view that the bound has not cut
-                    // off yet (the tail's own mark at worst: the tail is shorter than the bound).
                     _ => {
+                        // Counting backwards finds upstream's line bound exactly where it
+                        // cuts. It starts from the lowest mark inside the view that the bound
+                        // has not cut off yet (the tail's own mark at worst: the tail is
+                        // shorter than the bound), or from the lowest mark at all when only
+                        // part of the view is to be counted.
                         let from = index
                             .marks()
                             .iter()
                             .copied()
                             .find(|&m| m.offset >= origin && newlines_after(m) < max)
                             .unwrap_or(tail);
-                        let (first, hit, marks) =
-                            self.count_back(from, read_from, origin, newlines_after(from))?;
-                        for m in marks {
-                            index.insert(m);
+                        match needed {
+                            Some(down_to) if from.offset <= down_to => (from, false, false),
+                            _ => {
+                                let (first, stop, marks) = self.count_back(
+                                    from,
+                                    read_from,
+                                    origin,
+                                    newlines_after(from),
+                                    needed.unwrap_or(0),
+                                )?;
+                                for m in marks {
+                                    index.insert(m);
+                                }
+                                match stop {
+                                    Stop::ViewStart => (first, false, true),
+                                    Stop::LineBound => (first, true, true),
+                                    Stop::Enough => (first, false, false),
+                                }
+                            }
                         }
-                        (first, hit)
                     }
                 };
+                let first = counted;
                 index.insert(first);
                 if let Some(p) = prior {
                     for &(s, e) in p.coverage.ranges() {
@@ -231,12 +283,17 @@ impl Scanner<'_> {
                         }
                     }
                 }
-                (view, Some(Above { first, tail }), Some(tail), hit)
+                let above = Above {
+                    counted,
+                    tail,
+                    complete,
+                };
+                (view, Some(above), Some(tail), hit)
             }
         };
         let lines_above = above
             .as_ref()
-            .map_or(0, |a| (a.tail.lines - a.first.lines).max(0) as usize);
+            .map_or(0, |a| (a.tail.lines - a.counted.lines).max(0) as usize);
         // A line still being written is partial only while the job may write: the exit
         // marker, or the caller's word, says it has finished. The tail holds the log's last
         // non-blank line, which is where the marker would be.
@@ -400,7 +457,8 @@ impl Scanner<'_> {
         read_from: u64,
         origin: u64,
         newlines_after: i64,
-    ) -> Result<(Mark, bool, Vec<Mark>), SourceError> {
+        down_to: u64,
+    ) -> Result<(Mark, Stop, Vec<Mark>), SourceError> {
         let max = self.limits.scan_lines_max as i64;
         let spacing = self.limits.mark_spacing;
         let mut cur = from;
@@ -413,13 +471,16 @@ impl Scanner<'_> {
         let mut chunk = self.limits.tail_chunk;
         loop {
             if cur.offset == 0 || (origin > 0 && cur.offset == origin) {
-                return Ok((cur, false, marks));
+                return Ok((cur, Stop::ViewStart, marks));
+            }
+            if cur.offset <= down_to {
+                return Ok((cur, Stop::Enough, marks));
             }
             // The `\n` ending the previous line, at `cur.offset − 1`, lies in upstream's view
             // buffer (which starts at `read_from`).
             seen += 1;
             if seen >= max && cur.offset - 1 > read_from {
-                return Ok((cur, true, marks));
+                return Ok((cur, Stop::LineBound, marks));
             }
             // Search `[lo, search_end)` for the `\n` before it, reading further back as needed.
             let nl_at = cur.offset - 1;
@@ -448,7 +509,7 @@ impl Scanner<'_> {
             let start = match prev_nl {
                 Some(nl) if nl >= read_from => nl + 1,
                 // The line starts before the view (or the view starts at 0 and so does it).
-                _ if origin > 0 => return Ok((cur, false, marks)),
+                _ if origin > 0 => return Ok((cur, Stop::ViewStart, marks)),
                 _ => 0,
             };
             let text = line_text(&buf, (start - lo) as usize, (nl_at - lo) as usize);
