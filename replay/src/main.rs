@@ -65,8 +65,3 @@ fn main() -> ExitCode {
         }
     }
 }
-
-/// The model checker allocates for every reply it renders; mimalloc checks ~1.3x more states
-/// per second than the system allocator (`bgtail check --bound ci`: 14.2 s → 11.0 s).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
