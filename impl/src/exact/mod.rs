@@ -268,7 +268,8 @@ impl Engine for ExactEngine {
             settled_end: p.settled_end,
             coverage: &p.coverage,
         });
-        let index = continuing.map(|p| p.index.clone()).unwrap_or_default();
+        let bookmark_index = || continuing.map(|p| p.index.clone()).unwrap_or_default();
+        let mut index = Some(bookmark_index());
         let mut scanner = Scanner {
             log,
             limits: &self.limits,
@@ -285,7 +286,7 @@ impl Engine for ExactEngine {
                 request.running,
                 whole,
                 prior.as_ref(),
-                index.clone(),
+                index.take().unwrap_or_else(bookmark_index),
             ) {
                 Ok(s) => s,
                 Err(e) => return Ok(error_reply(job, &e)),

@@ -3,9 +3,9 @@
 //! Positions, for a log of `size` bytes and a view of `window` bytes:
 //!
 //! ```text
-//!  file: 0 ... read_from origin ... first ............ tail ................ settled .. size
-//!                  |<- view --------------------------------------------------------------->|
-//!                                   |<- lines_above ->|<- the tail, read and scanned ------>|
+//!  file: 0 .. read_from origin .. first ..... counted ...... tail ............... settled .. size
+//!                |<- view ------------------------------------------------------------------->|
+//!                                           |<- lines_above ->|<- the tail, read, scanned --->|
 //! ```
 //!
 //! - `origin = size − window` (or 0); `read_from = origin − 1` (or 0): the byte before the
@@ -16,13 +16,19 @@
 //!   bytes a read keeps. It holds the window, one more complete content line (the one above the
 //!   window, where coverage joins), and everything after the bookmark's `settled_end`, so that
 //!   every candidate, every shown line and every new line lies in it.
-//! - The view's lines in `[first, tail)` are known only as numbers: `lines_above` of them, and
-//!   the line numbers at coverage boundaries there, from the bookmark's [`LineIndex`]. When the
-//!   tail reaches the view's start, the whole view is scanned as before and `lines_above` is 0.
+//! - `counted` is the lowest line start whose number is known, `first ≤ counted ≤ tail`. The
+//!   view's lines in `[counted, tail)` are known only as numbers: `lines_above` of them, and the
+//!   line numbers at coverage boundaries there, from the bookmark's [`LineIndex`]. Every
+//!   coverage range in the view starts at or after `counted`. `counted == first` (the whole
+//!   view counted) when asked, when the index already reaches before the view, or when
+//!   counting down to the oldest coverage reached the view's start.
+//! - When the tail reaches the view's start, the whole view is scanned as before and
+//!   `lines_above` is 0.
 //!
 //! Reading the tail costs the window plus what was appended; counting `[first, tail)` costs a
-//! read of at most `mark_spacing` bytes from the nearest mark — or, on a first read, one pass
-//! over the view in `tail_chunk` pieces that keeps no line.
+//! read of at most `mark_spacing` bytes from the nearest mark before the view — or, when no
+//! mark lies before it, one backward pass in pieces that keeps no line, and only as far as
+//! needed.
 
 use super::index::{count_lines, LineIndex, Mark};
 use crate::limits::Limits;
