@@ -230,19 +230,30 @@ fn configured(args: &Args) -> ModelConfig {
     config
 }
 
+/// The bound as it is spelled on the command line (`ci-non-content`).
+fn bound_slug(bound: Bound) -> String {
+    use clap::ValueEnum;
+    bound.to_possible_value().map_or_else(
+        || format!("{bound:?}").to_lowercase(),
+        |v| v.get_name().to_owned(),
+    )
+}
+
 fn bound_name(args: &Args) -> String {
     let c = configured(args);
     format!(
-        "{:?} ({} lines, {} reads, {} resets)",
-        args.bound, c.max_lines, c.max_reads, c.max_resets
+        "{} ({} lines, {} reads, {} resets)",
+        bound_slug(args.bound),
+        c.max_lines,
+        c.max_reads,
+        c.max_resets
     )
-    .to_lowercase()
 }
 
 /// Runs the checks; true when the exact engine kept every property.
 pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
     let bound = bound_name(args);
-    let slug = format!("{:?}", args.bound).to_lowercase();
+    let slug = bound_slug(args.bound);
     let mut exact_ok = true;
     let mut summaries = Vec::new();
     if args.engine != EngineArg::Shipped {
