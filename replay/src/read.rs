@@ -130,8 +130,8 @@ fn load_state<S: DeserializeOwned + Default>(path: &Path, engine: &str) -> S {
 
 /// Replaces the state file atomically: a temporary file renamed over it, so that a reader
 /// never sees half a state. No fsync: a state lost or damaged by a power cut is read back as a
-/// fresh bookmark (see `load_state`), which can only repeat lines, and the two fsyncs cost more
-/// than the whole read (about 2 ms of a first read's 3.5 ms on this machine's disk).
+/// fresh bookmark (see `load_state`), which can only repeat lines, and the two fsyncs cost about
+/// 0.55 ms on this machine's ext4 disk: more than a first read's own work (0.03 ms in process).
 fn store_state<S: Serialize>(path: &Path, engine: &str, state: &S) -> Result<(), String> {
     let dir = path
         .parent()
