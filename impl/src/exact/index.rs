@@ -111,26 +111,37 @@ impl LineIndex {
     }
 
     /// Drops the marks no later read needs: those before the lowest line any view can reach
-    /// (keeping the last one before it, from which that line is counted), and those closer than
-    /// `spacing` to the previous one kept, unless they are `pinned` (coverage boundaries and
-    /// the settled end).
+    /// (keeping the last one before it, from which that line is counted), and, between marks
+    /// that are `pinned` (coverage boundaries and the settled end), all but enough to leave no
+    /// gap wider than `spacing` that a dropped mark would have closed. Counting from the
+    /// nearest mark then reads at most `spacing` bytes, or one line when a line is longer.
     pub fn thin(&mut self, lowest_view_start: u64, spacing: u64, pinned: &[u64]) {
         let first_needed = self
             .marks
             .partition_point(|m| m.offset <= lowest_view_start)
             .saturating_sub(1);
         let mut kept: Vec<Mark> = Vec::with_capacity(self.marks.len() - first_needed);
-        let mut last_spaced: Option<u64> = None;
+        // The last mark kept, and the last one seen since: kept only when the next one would
+        // open a gap wider than `spacing`.
+        let mut pending: Option<Mark> = None;
         for &m in &self.marks[first_needed..] {
-            let is_pinned = pinned.binary_search(&m.offset).is_ok();
-            let far_enough = last_spaced.is_none_or(|l| m.offset - l >= spacing);
-            if is_pinned || far_enough {
+            let Some(last) = kept.last().map(|k| k.offset) else {
                 kept.push(m);
+                continue;
+            };
+            if m.offset - last > spacing {
+                kept.extend(pending.take());
             }
-            if far_enough {
-                last_spaced = Some(m.offset);
+            let last = kept.last().map_or(0, |k| k.offset);
+            if pinned.binary_search(&m.offset).is_ok() || m.offset - last > spacing {
+                kept.push(m);
+                pending = None;
+            } else {
+                pending = Some(m);
             }
         }
+        // The highest mark stays: it is the floor of every later read's first line.
+        kept.extend(pending);
         self.marks = kept;
     }
 }
@@ -182,14 +193,22 @@ mod tests {
     }
 
     #[test]
-    fn thinning_keeps_the_floor_of_the_view_pinned_marks_and_one_per_spacing() {
+    fn thinning_keeps_the_floor_of_the_view_pinned_marks_and_no_gap_wider_than_spacing() {
         let mut ix = LineIndex::default();
-        for (k, off) in [0u64, 5, 10, 12, 20, 21, 40].into_iter().enumerate() {
+        for (k, off) in [0u64, 5, 10, 12, 18, 20, 21, 29, 33, 40, 55, 58]
+            .into_iter()
+            .enumerate()
+        {
             ix.insert(mark(off, k as i64, k as i64 + 1));
         }
         ix.thin(11, 10, &[21]);
         let offsets: Vec<u64> = ix.marks().iter().map(|m| m.offset).collect();
-        assert_eq!(offsets, vec![10, 20, 21, 40]);
+        // 10 is the floor of the lowest view; 21 is pinned; 20 closes the gap 10 → 21 (> 10);
+        // 29, 33 and 40 keep the steps to 55 at most 10 apart where marks allow (40 → 55 has
+        // none between); 58 is the highest.
+        assert_eq!(offsets, vec![10, 20, 21, 29, 33, 40, 55, 58]);
+        let gaps_ok = offsets.windows(2).all(|w| w[1] - w[0] <= 15);
+        assert!(gaps_ok);
     }
 
     #[test]

@@ -175,8 +175,14 @@ impl Scanner<'_> {
         let read_from = origin.saturating_sub(1);
         let settled = prior.as_ref().map(|p| p.settled_end);
         // A log that grew past the view since the last read: every line of the view is new,
-        // and the header counts them, so all of it is counted (it is no more than was appended).
-        let whole = whole || settled.is_some_and(|s| s < origin);
+        // and the header counts them, so all of it is counted — backwards from the tail, which
+        // reads no more than was appended. The old marks all lie before the view: numbering
+        // the tail from them would read everything appended, and the view again.
+        let grew_past_view = settled.is_some_and(|s| s < origin);
+        let whole = whole || grew_past_view;
+        if grew_past_view {
+            index = LineIndex::default();
+        }
         let tail = self.read_tail(size, read_from, origin, lines.saturating_add(1), settled)?;
         let (view, above, tail_mark, line_bound_hit) = match tail {
             Tail::Whole(buf) => {
@@ -424,18 +430,21 @@ impl Scanner<'_> {
         // The line that straddles the view's start ends at the first `\n` at or after
         // `origin − 1`; the view's first line starts after it.
         let mut search_from = buf.len() - 1;
+        let mut step = 256;
         loop {
             if let Some(i) = memchr::memchr(b'\n', &buf[search_from..]) {
                 let end = search_from + i + 1;
                 return Ok(self.advance(from, &buf[..end]));
             }
             search_from = buf.len();
+            // The rest of one line: start small, as most lines are.
             let more = read_span(
                 self.log,
                 from.offset + buf.len() as u64,
-                self.limits.tail_chunk,
+                step,
                 self.bytes_read,
             )?;
+            step = step.saturating_mul(2).min(MAX_PIECE);
             if more.is_empty() {
                 return Err(changed_while_read());
             }
