@@ -12,7 +12,7 @@ mod scan;
 
 pub use coverage::Coverage;
 pub use index::{LineIndex, Mark};
-use scan::{Prior, Scan, Scanner};
+use scan::{Prior, Scan, Scanner, Want};
 
 /// How many bytes before the settled end a bookmark fingerprints.
 const SETTLED_PRINT_BYTES: u64 = 64;
@@ -279,12 +279,15 @@ impl Engine for ExactEngine {
         // prints the view's line count asks for a second scan that counts all of it.
         let mut whole = self.limits.count_whole_view;
         let (scan, outcome) = loop {
-            let scan = match scanner.scan(
-                stat.size,
+            let want = Want {
+                size: stat.size,
                 window,
                 lines,
-                request.running,
+                running: request.running,
                 whole,
+            };
+            let scan = match scanner.scan(
+                want,
                 prior.as_ref(),
                 index.take().unwrap_or_else(bookmark_index),
             ) {

@@ -116,6 +116,21 @@ enum Stop {
     Enough,
 }
 
+/// What a scan is asked for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Want {
+    /// The log's size when the read measured it.
+    pub size: u64,
+    /// The view, in bytes.
+    pub window: u64,
+    /// The window, in content lines.
+    pub lines: usize,
+    /// Whether the job may still be writing.
+    pub running: bool,
+    /// Whether to count the whole view above the tail.
+    pub whole: bool,
+}
+
 /// The bookmark's knowledge a read starts from, when it continues a generation.
 pub(crate) struct Prior<'a> {
     pub settled_end: u64,
@@ -135,42 +150,38 @@ enum Tail {
 }
 
 impl Scanner<'_> {
-    /// Reads what a read with `lines` needs and counts the rest of the view: all of it when
-    /// `whole`, else as far as the bookmark's coverage reaches (a reply that prints the view's
-    /// line count asks again with `whole`).
-    #[allow(clippy::too_many_arguments)]
+    /// Reads what a read needs and counts the rest of the view: all of it when `want.whole`,
+    /// else as far as the bookmark's coverage reaches (a reply that prints the view's line
+    /// count asks again with `whole`).
     pub fn scan(
         &mut self,
-        size: u64,
-        window: u64,
-        lines: usize,
-        running: bool,
-        whole: bool,
+        want: Want,
         prior: Option<&Prior<'_>>,
         mut index: LineIndex,
     ) -> Result<Scan, SourceError> {
         if prior.is_none() {
             index = LineIndex::default();
         }
-        let scan = self.scan_with(size, window, lines, running, whole, prior, index)?;
+        let scan = self.scan_with(want, prior, index)?;
         if scan.index.is_poisoned() {
-            let fresh = LineIndex::default();
-            return self.scan_with(size, window, lines, running, whole, prior, fresh);
+            return self.scan_with(want, prior, LineIndex::default());
         }
         Ok(scan)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn scan_with(
         &mut self,
-        size: u64,
-        window: u64,
-        lines: usize,
-        running: bool,
-        whole: bool,
+        want: Want,
         prior: Option<&Prior<'_>>,
         mut index: LineIndex,
     ) -> Result<Scan, SourceError> {
+        let Want {
+            size,
+            window,
+            lines,
+            running,
+            whole,
+        } = want;
         let origin = size - size.min(window);
         let read_from = origin.saturating_sub(1);
         let settled = prior.as_ref().map(|p| p.settled_end);
