@@ -56,6 +56,9 @@ fn trace_of(events: Vec<Event>, gate: bool) -> Trace {
                 view_max: 4096,
                 view_default: 4096,
                 scan_lines_max: 50,
+                // Reads see a few bytes of tail and count the rest from the line index.
+                tail_chunk: 8,
+                mark_spacing: 32,
                 ..Limits::default()
             }),
             running_gate: gate,

@@ -14,8 +14,11 @@
 //! - for marks `a` before `b`, `b.lines − a.lines` is the number of content lines that start
 //!   in `[a.offset, b.offset)` and `b.newlines − a.newlines` the number of `\n` bytes there.
 //!   The numbers count from an arbitrary anchor, so only their differences mean anything;
-//! - marks lie about `mark_spacing` bytes apart (further only inside a longer line), and every
-//!   boundary of the bookmark's coverage is marked, so counting up to a boundary reads nothing.
+//! - no gap between marks is wider than `mark_spacing` where a line start could close it (so
+//!   wider only inside a longer line), and every boundary of the bookmark's coverage that is a
+//!   line start is marked, so counting up to a boundary reads nothing. (A coverage range can end
+//!   inside a line: a finished job's unterminated last line that grew later. Such an end is
+//!   numbered by the last line start before it, counted again by each read that needs it.)
 //!
 //! The index is a cache. A bookmark without it (a new generation, an old state file) answers
 //! every read exactly alike, only by reading more of the log. Equality and hashing therefore
