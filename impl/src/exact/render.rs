@@ -151,7 +151,7 @@ pub(crate) fn respond(
     };
     // Line numbers: the counted lines above the tail come first, known only by count; a tail
     // line `i` is number `above + i`. When the whole view is counted these are view lines.
-    let above = scan.lines_above as u64;
+    let above = scan.lines_above() as u64;
     let whole_view = scan.above.as_ref().is_none_or(|a| a.complete);
     let counted = above + scan.complete as u64;
     let total = whole_view.then_some(counted);
@@ -410,7 +410,7 @@ fn shown_line(scan: &Scan, index: usize, generation: u64, partial: bool) -> Show
             .above
             .as_ref()
             .is_none_or(|a| a.complete)
-            .then_some((scan.lines_above + index) as u64 + 1),
+            .then_some((scan.lines_above() + index) as u64 + 1),
         partial,
     }
 }

@@ -44,8 +44,6 @@ pub(crate) struct Scan {
     pub view: View,
     /// The view's first byte as a file offset (a line starting before it is not in the view).
     pub origin: u64,
-    /// The view's content lines before the tail's first listed line.
-    pub lines_above: usize,
     /// Whether upstream's line bound cut the view.
     pub line_bound_hit: bool,
     /// The tail's content lines that are complete (every one but a trailing partial line).
@@ -62,6 +60,16 @@ pub(crate) struct Scan {
     /// (`None`: the tail has no line start to number, and the index starts over).
     pub index: LineIndex,
     pub tail_mark: Option<Mark>,
+}
+
+impl Scan {
+    /// The counted content lines of the view before the tail's first listed line (all of the
+    /// view's lines there when the whole view is counted).
+    pub fn lines_above(&self) -> usize {
+        self.above
+            .as_ref()
+            .map_or(0, |a| (a.tail.lines - a.counted.lines).max(0) as usize)
+    }
 }
 
 /// The view above the tail, as line numbers.
@@ -146,7 +154,12 @@ pub(crate) struct Scanner<'a> {
 /// The tail as first read: the whole view, or a part starting at a line start.
 enum Tail {
     Whole(Vec<u8>),
-    Part { start: u64, buf: Vec<u8> },
+    /// `newlines`: the `\n` bytes in `buf`, counted while reading it.
+    Part {
+        start: u64,
+        buf: Vec<u8>,
+        newlines: i64,
+    },
 }
 
 impl Scanner<'_> {
@@ -217,7 +230,11 @@ impl Scanner<'_> {
                 let hit = view.line_bound_hit;
                 (view, None, tail_mark, hit)
             }
-            Tail::Part { start, buf } => {
+            Tail::Part {
+                start,
+                buf,
+                newlines: tail_newlines,
+            } => {
                 let view = View::scan(start, size, buf, usize::MAX);
                 let tail = match number_from_inside(&view, start, &index) {
                     Some(m) => m,
@@ -234,7 +251,6 @@ impl Scanner<'_> {
                     },
                 };
                 index.insert(tail);
-                let tail_newlines = memchr::memchr_iter(b'\n', &view.buf).count() as i64;
                 let newlines_after = |m: Mark| tail.newlines + tail_newlines - m.newlines;
                 let floor = if origin == 0 {
                     index.get(0)
@@ -314,9 +330,6 @@ impl Scanner<'_> {
                 (view, Some(above), Some(tail), hit)
             }
         };
-        let lines_above = above
-            .as_ref()
-            .map_or(0, |a| (a.tail.lines - a.counted.lines).max(0) as usize);
         // A line still being written is partial only while the job may write: the exit
         // marker, or the caller's word, says it has finished. The tail holds the log's last
         // non-blank line, which is where the marker would be.
@@ -330,7 +343,6 @@ impl Scanner<'_> {
         Ok(Scan {
             view,
             origin,
-            lines_above,
             line_bound_hit,
             complete,
             partial,
@@ -399,7 +411,11 @@ impl Scanner<'_> {
                 && (newlines as usize) < self.limits.scan_lines_max
             {
                 buf.drain(..=first_nl);
-                return Ok(Tail::Part { start, buf });
+                return Ok(Tail::Part {
+                    start,
+                    buf,
+                    newlines,
+                });
             }
         }
     }
