@@ -14,9 +14,6 @@ pub use coverage::Coverage;
 pub use index::{LineIndex, Mark};
 use scan::{Prior, Scan, Scanner, Want};
 
-/// How many bytes before the settled end a bookmark fingerprints.
-const SETTLED_PRINT_BYTES: u64 = 64;
-
 use crate::api::{
     check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
     ResetReason,
@@ -26,18 +23,15 @@ use crate::source::{read_span, LogIdentity, LogSource, LogStat, SourceError};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
 
-/// A fingerprint of the log's first bytes, to notice a log rewritten in place.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct HeadPrint {
-    /// How many bytes were hashed (at most `Limits::head_probe_bytes`).
-    pub len: u64,
-    /// FNV-1a of those bytes.
-    pub hash: u64,
-}
+/// How many bytes before the settled end a bookmark fingerprints.
+const SETTLED_PRINT_BYTES: u64 = 64;
 
-/// A fingerprint of `len` bytes at `offset`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A fingerprint of `len` bytes at `offset`: the log's head (to notice a log rewritten in
+/// place) and the bytes before the settled end (a log cut and regrown).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BytePrint {
+    /// 0 for the head (state files from before the settled fingerprint have no offset).
+    #[serde(default)]
     pub offset: u64,
     pub len: u64,
     /// FNV-1a of those bytes.
@@ -53,10 +47,16 @@ impl BytePrint {
         }
     }
 
+    /// Whether `bytes`, read at `self.offset`, start with the fingerprinted ones.
+    fn matches(&self, bytes: &[u8]) -> bool {
+        bytes
+            .get(..self.len as usize)
+            .is_some_and(|prefix| fnv1a(prefix) == self.hash)
+    }
+
     /// Whether the log still holds the same bytes there.
     fn holds(&self, log: &dyn LogSource, bytes_read: &mut u64) -> Result<bool, SourceError> {
-        let bytes = read_span(log, self.offset, self.len, bytes_read)?;
-        Ok(bytes.len() as u64 == self.len && fnv1a(&bytes) == self.hash)
+        Ok(self.matches(&read_span(log, self.offset, self.len, bytes_read)?))
     }
 }
 
@@ -72,7 +72,8 @@ pub struct ExactBookmark {
     /// Lines starting at or after this offset were not complete at the last read: they are
     /// "new". (The start of the unterminated last segment, else the size.)
     pub settled_end: u64,
-    pub head: HeadPrint,
+    /// The log's first bytes (at most `Limits::head_probe_bytes`), as this read saw them.
+    pub head: BytePrint,
     /// The bytes just before `settled_end`, as this read saw them: the head alone misses a
     /// log cut and regrown past its old size, which would leave coverage on other lines.
     #[serde(default)]
@@ -227,10 +228,7 @@ impl Engine for ExactEngine {
             Ok(b) => b,
             Err(e) => return Ok(error_reply(job, &e)),
         };
-        let head = HeadPrint {
-            len: head_bytes.len() as u64,
-            hash: fnv1a(&head_bytes),
-        };
+        let head = BytePrint::of(0, &head_bytes);
         let prev = state.get(job.id);
         let mut reset = prev.and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
         if let (Some(print), None) = (prev.and_then(|p| p.settled_print), reset) {
@@ -470,9 +468,10 @@ impl ExactEngine {
         // Compare the same prefix the bookmark hashed. Fewer bytes than that (the log shrank
         // while it was read) cannot prove the same log, so they count as a rewrite: coverage
         // starts over, which can only repeat lines.
-        match head.get(..prev.head.len as usize) {
-            Some(prefix) if fnv1a(prefix) == prev.head.hash => None,
-            _ => Some(ResetReason::Rewritten),
+        if prev.head.matches(head) {
+            None
+        } else {
+            Some(ResetReason::Rewritten)
         }
     }
 }
