@@ -186,13 +186,11 @@ impl Engine for ExactEngine {
         let Ok(head) = read_span(log, 0, b.head.len, &mut ignored) else {
             return Vec::new();
         };
-        if Self::generation_change(b, job.path, stat, &head).is_some() {
+        if !matches!(
+            Self::generation_change(b, job.path, stat, &head, log, &mut ignored),
+            Ok(None)
+        ) {
             return Vec::new();
-        }
-        if let Some(print) = b.settled_print {
-            if !print.holds(log, &mut ignored).unwrap_or(false) {
-                return Vec::new();
-            }
         }
         let Ok(view) = View::read_last(log, u64::MAX, usize::MAX) else {
             return Vec::new();
@@ -230,14 +228,13 @@ impl Engine for ExactEngine {
         };
         let head = BytePrint::of(0, &head_bytes);
         let prev = state.get(job.id);
-        let mut reset = prev.and_then(|p| Self::generation_change(p, job.path, stat, &head_bytes));
-        if let (Some(print), None) = (prev.and_then(|p| p.settled_print), reset) {
-            match print.holds(log, &mut bytes_read) {
-                Ok(true) => {}
-                Ok(false) => reset = Some(ResetReason::RegrownPastCut),
-                Err(e) => return Ok(error_reply(job, &e)),
-            }
-        }
+        let reset = match prev
+            .map(|p| Self::generation_change(p, job.path, stat, &head_bytes, log, &mut bytes_read))
+        {
+            Some(Err(e)) => return Ok(error_reply(job, &e)),
+            Some(Ok(reason)) => reason,
+            None => None,
+        };
         let continuing = prev.filter(|_| reset.is_none());
         let start = match (prev, continuing) {
             (Some(p), Some(_)) => render::Start {
@@ -448,30 +445,37 @@ fn unterminated_tail_start(view: &View) -> Option<u64> {
 impl ExactEngine {
     /// Whether the log is another generation than the bookmark's, and why. `head` holds the
     /// log's first bytes, at least as many as the bookmark hashed unless the log shrank.
+    ///
+    /// Last, the bytes before the bookmark's settled end are read back and compared: a log cut
+    /// and regrown past its old size behind an unchanged head is another generation too.
     fn generation_change(
         prev: &ExactBookmark,
         path: &str,
         stat: LogStat,
         head: &[u8],
-    ) -> Option<ResetReason> {
+        log: &dyn LogSource,
+        bytes_read: &mut u64,
+    ) -> Result<Option<ResetReason>, SourceError> {
         if prev.path != path {
-            return Some(ResetReason::PathChanged);
+            return Ok(Some(ResetReason::PathChanged));
         }
         if let (Some(a), Some(b)) = (prev.identity, stat.identity) {
             if a != b {
-                return Some(ResetReason::FileReplaced);
+                return Ok(Some(ResetReason::FileReplaced));
             }
         }
         if stat.size < prev.size {
-            return Some(ResetReason::Shrank);
+            return Ok(Some(ResetReason::Shrank));
         }
         // Compare the same prefix the bookmark hashed. Fewer bytes than that (the log shrank
         // while it was read) cannot prove the same log, so they count as a rewrite: coverage
         // starts over, which can only repeat lines.
-        if prev.head.matches(head) {
-            None
-        } else {
-            Some(ResetReason::Rewritten)
+        if !prev.head.matches(head) {
+            return Ok(Some(ResetReason::Rewritten));
+        }
+        match prev.settled_print {
+            Some(print) if !print.holds(log, bytes_read)? => Ok(Some(ResetReason::RegrownPastCut)),
+            _ => Ok(None),
         }
     }
 }
