@@ -270,7 +270,7 @@ impl Ghost {
         let shown_count = claimed.count_ones() as u64;
         // The engine may leave the view's line count unknown (it counts lazily), but never
         // state a wrong one, and never leave it out of a reply that has nothing new to show.
-        let nothing_new = !ctx.raw && body.is_empty();
+        let nothing_new = reply.kind == bgtail::ReadKind::NothingNew;
         if c.shown != shown_count
             || c.total_lines.is_some_and(|t| t != view.len() as u64)
             || (c.total_lines.is_none() && nothing_new)
