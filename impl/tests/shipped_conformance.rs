@@ -376,26 +376,14 @@ fn s6_5_missing_and_unreadable_logs_are_error_results() {
 fn s2_2_nan_and_infinite_lines_read_the_whole_view() {
     let mut t = tail();
     let log = log_of(&numbered(1, 50));
-    let r = read(
-        &mut t,
-        &log,
-        Request {
-            lines: Some(f64::NAN),
+    for lines in [f64::NAN, f64::INFINITY] {
+        let mut t = tail();
+        let request = Request {
+            lines: Some(lines),
             ..Request::default()
-        },
-    );
-    assert_eq!(r.details["linesShown"], 50);
-    let mut t = tail();
-    let r = read(
-        &mut t,
-        &log,
-        Request {
-            lines: Some(f64::INFINITY),
-            ..Request::default()
-        },
-    );
-    assert_eq!(r.details["linesShown"], 50);
-    let mut t = tail();
+        };
+        assert_eq!(read(&mut t, &log, request).details["linesShown"], 50);
+    }
     let r = read(
         &mut t,
         &log,

@@ -14,6 +14,17 @@ fn bgtail() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bgtail"))
 }
 
+/// `bgtail read LOG --state STATE --lines N`.
+fn read_command(log: &Path, state: &Path, lines: &str) -> Command {
+    let mut c = bgtail();
+    c.arg("read")
+        .arg(log)
+        .arg("--state")
+        .arg(state)
+        .args(["--lines", lines]);
+    c
+}
+
 fn line(i: usize) -> String {
     format!("L{i:06} payload-{}", "p".repeat(i % 23))
 }
@@ -69,17 +80,7 @@ fn concurrent_readers_deliver_every_line_exactly_once() {
         .collect();
     // Drain: the job has finished writing; read until nothing is new.
     for _ in 0..100 {
-        let out = bgtail()
-            .args([
-                "read",
-                log.to_str().unwrap(),
-                "--state",
-                state.to_str().unwrap(),
-                "--lines",
-                "100000",
-            ])
-            .output()
-            .unwrap();
+        let out = read_command(&log, &state, "100000").output().unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
         let done = text.starts_with("(no new lines");
         outputs.push(text);
@@ -138,15 +139,7 @@ fn killed_readers_never_leave_a_broken_state_file() {
     std::fs::write(&log, body).unwrap();
     let mut killed = 0;
     for round in 0..120u64 {
-        let mut child = bgtail()
-            .args([
-                "read",
-                log.to_str().unwrap(),
-                "--state",
-                state.to_str().unwrap(),
-                "--lines",
-                "40",
-            ])
+        let mut child = read_command(&log, &state, "40")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -173,17 +166,7 @@ fn killed_readers_never_leave_a_broken_state_file() {
     }
     assert!(killed > 10, "only {killed} readers were killed mid-run");
     // Whatever survived is a usable bookmark.
-    let out = bgtail()
-        .args([
-            "read",
-            log.to_str().unwrap(),
-            "--state",
-            state.to_str().unwrap(),
-            "--lines",
-            "40",
-        ])
-        .output()
-        .unwrap();
+    let out = read_command(&log, &state, "40").output().unwrap();
     assert!(out.status.success());
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
     eprintln!("120 readers, {killed} killed mid-run: the state file was whole every time");
