@@ -254,6 +254,15 @@ pub fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
     }
 }
 
+/// The note upstream appends when the log was capped at `cap` bytes (the exit marker's
+/// ` truncated=` label, a JavaScript number: see [`crate::view::View::truncated_at`]).
+pub fn cap_note(cap: f64) -> String {
+    format!(
+        "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
+        crate::js::format_bytes(cap)
+    )
+}
+
 /// Upstream's `clampReadWindow`: the default for anything not a positive finite number, else
 /// `min(floor(bytes), view_max)` (so a value in (0, 1) gives an empty view).
 pub fn clamp_window(bytes: Option<f64>, limits: &Limits) -> u64 {

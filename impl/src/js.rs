@@ -5,6 +5,8 @@
 //! shipped engine must measure and cut text the same way, so these helpers are the only place
 //! where the difference from Rust's native semantics is spelled out.
 
+use serde::{Deserialize, Serialize};
+
 /// Length of `s` in UTF-16 code units (JavaScript's `String.prototype.length`).
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()
@@ -62,6 +64,44 @@ pub fn truncate_utf16(s: &str, units: usize) -> String {
     out
 }
 
+/// `s.slice(0, units)` in JavaScript as a value to compare, not to print: two prefixes are
+/// equal exactly when JavaScript's are, code unit for code unit.
+///
+/// [`truncate_utf16`] writes a cut surrogate pair as U+FFFD, so `…😀` and `…𝒳` cut inside the
+/// pair would print alike; JavaScript keeps the lone high surrogate, and those two differ
+/// (U+D83D against U+D835). The lone half is kept here as a number beside the text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Utf16Prefix {
+    /// The whole characters of the prefix.
+    pub text: String,
+    /// The high surrogate the cut left alone at the end, if it fell inside a pair.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lone_high: Option<u16>,
+}
+
+impl Utf16Prefix {
+    /// The first `units` UTF-16 code units of `s`.
+    pub fn of(s: &str, units: usize) -> Self {
+        let mut used = 0;
+        for (at, c) in s.char_indices() {
+            let w = c.len_utf16();
+            if used + w > units {
+                let mut pair = [0u16; 2];
+                c.encode_utf16(&mut pair);
+                return Utf16Prefix {
+                    text: s[..at].to_owned(),
+                    lone_high: (used < units).then_some(pair[0]),
+                };
+            }
+            used += w;
+        }
+        Utf16Prefix {
+            text: s.to_owned(),
+            lone_high: None,
+        }
+    }
+}
+
 /// `JSON.stringify(s)` for a string, as used in upstream's error texts.
 pub fn json_quote(s: &str) -> String {
     serde_json::to_string(s).expect("a string always serialises")
@@ -75,27 +115,82 @@ pub fn has_control_char(s: &str) -> bool {
 
 /// Formats a byte count the way upstream's notes do: `2 MiB`, `2.6 MiB`, `900 bytes`.
 ///
-/// One decimal, rounded half up (JavaScript's `toFixed(1)` on an exactly representable
-/// quotient), and a trailing `.0` dropped.
-pub fn format_bytes(n: u64) -> String {
-    const KIB: u64 = 1024;
-    const MIB: u64 = 1024 * 1024;
-    let scaled = |unit: u64, name: &str| {
-        let tenths = ((n as u128) * 20 + unit as u128) / (2 * unit as u128);
-        let (whole, frac) = (tenths / 10, tenths % 10);
-        if frac == 0 {
-            format!("{whole} {name}")
-        } else {
-            format!("{whole}.{frac} {name}")
-        }
-    };
+/// Upstream's `formatBytes` on a JavaScript number, step for step: `Math.round(n / unit * 10)
+/// / 10` in double arithmetic, printed as JavaScript prints numbers. So a cap read from an exit
+/// marker past 2^53 or 10^21 prints as upstream prints it (`95367431640625 MiB`,
+/// `9.5367431640625e+22 MiB`, `Infinity MiB`).
+pub fn format_bytes(n: f64) -> String {
+    const KIB: f64 = 1024.0;
+    const MIB: f64 = 1024.0 * 1024.0;
+    let scaled = |unit: f64| number_to_string(math_round((n / unit) * 10.0) / 10.0);
     if n >= MIB {
-        scaled(MIB, "MiB")
+        format!("{} MiB", scaled(MIB))
     } else if n >= KIB {
-        scaled(KIB, "KiB")
+        format!("{} KiB", scaled(KIB))
     } else {
-        format!("{n} bytes")
+        format!("{} bytes", number_to_string(n))
     }
+}
+
+/// JavaScript's `Math.round`: the nearest integer, halves toward +∞.
+pub fn math_round(x: f64) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let floor = x.floor();
+    // `x - floor` is exact: both lie within one binade of each other.
+    if x - floor >= 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    }
+}
+
+/// JavaScript's `Number.prototype.toString()` (ECMA-262 Number::toString, radix 10): the
+/// shortest digits that round-trip, in plain notation from 1e-6 up to 1e21 and in exponent
+/// notation (`1e+21`, `1.5e-7`) outside it.
+pub fn number_to_string(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if x < 0.0 {
+        return format!("-{}", number_to_string(-x));
+    }
+    // Rust's `{:e}` gives the same shortest round-trip digits: `d.ddde±x`.
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` always has an exponent");
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i64;
+    let n = exp.parse::<i64>().expect("an integer exponent") + 1;
+    if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let sign = if n - 1 < 0 { '-' } else { '+' };
+        let (first, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
+        format!("{first}{dot}{rest}e{sign}{}", (n - 1).abs())
+    }
+}
+
+/// A JavaScript number as `JSON.stringify` writes it, read back as JSON: what a consumer of
+/// upstream's `details` holds. Integers print in full up to 10^21 (`4500829355926733300`,
+/// not the double's exact `…312`), larger ones in exponent form, and a non-finite number is
+/// `null`.
+pub fn json_number(x: f64) -> serde_json::Value {
+    if !x.is_finite() {
+        return serde_json::Value::Null;
+    }
+    serde_json::from_str(&number_to_string(x)).expect("a finite JavaScript number is valid JSON")
 }
 
 /// Formats an integer with en-US digit grouping (`500,000`), as `toLocaleString()` does.
@@ -147,16 +242,62 @@ mod tests {
     }
 
     #[test]
+    fn prefixes_compare_by_code_unit() {
+        let a = Utf16Prefix::of("ab😀", 3);
+        assert_eq!((a.text.as_str(), a.lone_high), ("ab", Some(0xD83D)));
+        // Same high surrogate: equal, as in JavaScript; another one: not equal.
+        assert_eq!(a, Utf16Prefix::of("ab😁", 3));
+        assert_ne!(a, Utf16Prefix::of("ab𝒳", 3));
+        assert_eq!(Utf16Prefix::of("ab😀", 4).lone_high, None);
+        assert_eq!(Utf16Prefix::of("ab", 9).text, "ab");
+    }
+
+    #[test]
     fn bytes_format_like_upstream() {
-        assert_eq!(format_bytes(900), "900 bytes");
-        assert_eq!(format_bytes(1000), "1000 bytes");
-        assert_eq!(format_bytes(2 * 1024 * 1024), "2 MiB");
-        assert_eq!(format_bytes(67_108_864), "64 MiB");
-        assert_eq!(format_bytes(67_112_960), "64 MiB");
-        assert_eq!(format_bytes(2_726_297), "2.6 MiB");
-        // 2.25 MiB is exact in binary: half rounds up, as toFixed does.
-        assert_eq!(format_bytes(2_359_296), "2.3 MiB");
-        assert_eq!(format_bytes(1536), "1.5 KiB");
+        assert_eq!(format_bytes(900.0), "900 bytes");
+        assert_eq!(format_bytes(1000.0), "1000 bytes");
+        assert_eq!(format_bytes(2.0 * 1024.0 * 1024.0), "2 MiB");
+        assert_eq!(format_bytes(67_108_864.0), "64 MiB");
+        assert_eq!(format_bytes(67_112_960.0), "64 MiB");
+        assert_eq!(format_bytes(2_726_297.0), "2.6 MiB");
+        // 2.25 MiB is exact in binary: Math.round takes the half up.
+        assert_eq!(format_bytes(2_359_296.0), "2.3 MiB");
+        assert_eq!(format_bytes(1536.0), "1.5 KiB");
+        // Caps past 2^53 and 10^21, as upstream prints them (from its own code under node).
+        assert_eq!(format_bytes(1e20), "95367431640625 MiB");
+        assert_eq!(format_bytes(1e250), "9.5367431640625e+243 MiB");
+        assert_eq!(format_bytes(f64::INFINITY), "Infinity MiB");
+    }
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them() {
+        for (x, js) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (2.6, "2.6"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (9_007_199_254_740_993.0, "9007199254740992"),
+            (4_500_829_355_926_733_300.0, "4500829355926733300"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e22, "1.5e+22"),
+            (1e-6, "0.000001"),
+            (1.5e-7, "1.5e-7"),
+            (-2.5, "-2.5"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NAN, "NaN"),
+        ] {
+            assert_eq!(number_to_string(x), js, "{x:e}");
+        }
+        assert_eq!(json_number(1e20), serde_json::json!(1e20));
+        assert_eq!(
+            json_number(9_007_199_254_740_992.0).to_string(),
+            "9007199254740992"
+        );
+        assert_eq!(json_number(f64::INFINITY), serde_json::Value::Null);
+        assert_eq!(math_round(2.5), 3.0);
+        assert_eq!(math_round(-2.5), -2.0);
     }
 
     #[test]

@@ -6,11 +6,12 @@
 //! fit its budget — so a capped read marks lines as read that the agent never saw.
 
 use crate::api::{
-    check_id, clamp_window, error_reply, gated_reply, normalize_lines, running_state_line, Counts,
-    Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine,
+    cap_note, check_id, clamp_window, error_reply, gated_reply, normalize_lines,
+    running_state_line, Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason,
+    ShownLine,
 };
 use crate::condense::condense_oldest_first;
-use crate::js::{format_bytes, group_thousands, plural, truncate_utf16};
+use crate::js::{format_bytes, group_thousands, json_number, plural, Utf16Prefix};
 use crate::limits::Limits;
 use crate::source::{read_span, LogSource};
 use crate::view::View;
@@ -24,8 +25,8 @@ pub struct ShippedBookmark {
     pub lines: u64,
     /// The file's size at the last read.
     pub bytes: u64,
-    /// The view's first content line, cut to 200 UTF-16 units.
-    pub first: String,
+    /// The view's first content line, cut to 200 UTF-16 units and compared by code unit.
+    pub first: Utf16Prefix,
     /// The view size used.
     pub window: u64,
     pub path: String,
@@ -188,7 +189,7 @@ impl ShippedEngine {
         let first = view
             .lines
             .first()
-            .map(|l| truncate_utf16(&view.text(l), self.limits.first_line_units))
+            .map(|l| Utf16Prefix::of(&view.text(l), self.limits.first_line_units))
             .unwrap_or_default();
 
         let prev = state.get(job.id).cloned();
@@ -277,17 +278,14 @@ impl ShippedEngine {
         let truncated_at = view.truncated_at();
         let mut tail = String::new();
         if let Some(cap) = truncated_at {
-            tail.push_str(&format!(
-                "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
-                format_bytes(cap)
-            ));
+            tail.push_str(&cap_note(cap));
         }
         if size > window {
             tail.push_str(&format!(
                 "\n\n(searched the last {} of {} — the earlier bytes were not searched; pass a larger `bytes` (max {}) or read the log path directly)",
-                format_bytes(window),
-                format_bytes(size),
-                format_bytes(self.limits.view_max)
+                format_bytes(window as f64),
+                format_bytes(size as f64),
+                format_bytes(self.limits.view_max as f64)
             ));
         }
         if view.line_bound_hit {
@@ -336,7 +334,7 @@ impl ShippedEngine {
         }
         details.insert("windowBytes".into(), window.into());
         if let Some(cap) = truncated_at {
-            details.insert("truncatedAtBytes".into(), cap.into());
+            details.insert("truncatedAtBytes".into(), json_number(cap));
         }
 
         let generation = 0;
@@ -410,12 +408,12 @@ fn reset_reason(
     window: u64,
     total: u64,
     size: u64,
-    first: &str,
+    first: &Utf16Prefix,
 ) -> Option<ResetReason> {
     let p = prev?;
     let path_changed = p.path != path;
     let window_changed = !path_changed && p.window != window;
-    let replaced = !window_changed && p.lines > 0 && p.first != first;
+    let replaced = !window_changed && p.lines > 0 && p.first != *first;
     let shrank = p.lines > total || p.bytes > size;
     if path_changed {
         Some(ResetReason::PathChanged)

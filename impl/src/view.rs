@@ -134,19 +134,25 @@ impl View {
         }
     }
 
-    /// The cap upstream's wrapper recorded in the final exit marker (` truncated=<N>`), if any.
-    pub fn truncated_at(&self) -> Option<u64> {
+    /// The cap upstream's wrapper recorded in the final exit marker, if any: the first
+    /// ` truncated=` followed by digits anywhere in that line (` truncated=x truncated=7` is 7),
+    /// read as JavaScript's `parseInt` reads it: a double, so past 2^53 it rounds, past 2^64 it
+    /// does not saturate, and past ~1.8e308 it is infinite.
+    pub fn truncated_at(&self) -> Option<f64> {
+        const LABEL: &str = " truncated=";
         let last = self.last_nonblank_segment()?;
-        let rest = last.strip_prefix(EXIT_MARKER)?;
-        let after = &rest[rest.find(" truncated=")? + " truncated=".len()..];
-        let digits: &str = &after[..after
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(after.len())];
-        if digits.is_empty() {
+        if !last.starts_with(EXIT_MARKER) {
             return None;
         }
-        // A number too large for u64 saturates: it is far past any real cap.
-        Some(digits.parse::<u64>().unwrap_or(u64::MAX))
+        last.match_indices(LABEL).find_map(|(at, _)| {
+            let after = &last[at + LABEL.len()..];
+            let digits = &after[..after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len())];
+            // Rust's parse rounds correctly to the nearest double and overflows to infinity,
+            // as JavaScript's does.
+            (!digits.is_empty()).then(|| digits.parse::<f64>().expect("ASCII digits parse"))
+        })
     }
 
     /// Whether the log ends with the wrapper's exit marker: the job has finished.
@@ -253,9 +259,20 @@ mod tests {
     #[test]
     fn exit_marker_and_truncation() {
         let v = view("x\n__BGRUN_TRUNC__ output truncated\n\n__BGRUN_EXIT__=1 truncated=1000\n");
-        assert_eq!(v.truncated_at(), Some(1000));
+        assert_eq!(v.truncated_at(), Some(1000.0));
         assert!(v.exited());
         assert_eq!(view("x\n__BGRUN_EXIT__=0\n").truncated_at(), None);
+        // The first label followed by digits, anywhere in the line.
+        let v = view("x\n__BGRUN_EXIT__=0 truncated=x truncated=7 truncated=9\n");
+        assert_eq!(v.truncated_at(), Some(7.0));
+        assert_eq!(view("__BGRUN_EXIT__=0 truncated=\n").truncated_at(), None);
+        // A double, as parseInt gives it: rounded past 2^53, not saturated past 2^64.
+        let v = view("__BGRUN_EXIT__=0 truncated=9007199254740993\n");
+        assert_eq!(v.truncated_at(), Some(9_007_199_254_740_992.0));
+        let v = view("__BGRUN_EXIT__=0 truncated=99999999999999999999\n");
+        assert_eq!(v.truncated_at(), Some(1e20));
+        let v = view(&format!("__BGRUN_EXIT__=0 truncated={}\n", "9".repeat(400)));
+        assert_eq!(v.truncated_at(), Some(f64::INFINITY));
     }
 
     #[test]

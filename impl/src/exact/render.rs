@@ -219,7 +219,7 @@ pub(crate) fn respond(
         (Some(a), false) => format!(
             "{counted} {} in the last {} (the view above is not counted yet)",
             plural(counted, "line", "lines"),
-            format_bytes(view.size - a.counted.offset)
+            format_bytes((view.size - a.counted.offset) as f64)
         ),
         (None, false) => unreachable!("a tail that is the whole view counts it"),
     };
@@ -322,17 +322,14 @@ pub(crate) fn respond(
     }
     let truncated_at = view.truncated_at();
     if let Some(cap) = truncated_at {
-        text.push_str(&format!(
-            "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
-            format_bytes(cap)
-        ));
+        text.push_str(&crate::api::cap_note(cap));
     }
     if scan.origin > 0 {
         text.push_str(&format!(
             "\n\n(view: the last {} of {} — earlier lines are not counted; pass a larger `bytes` (max {}) to reach them)",
-            format_bytes(window),
-            format_bytes(view.size),
-            format_bytes(limits.view_max)
+            format_bytes(window as f64),
+            format_bytes(view.size as f64),
+            format_bytes(limits.view_max as f64)
         ));
     }
     if scan.line_bound_hit {
@@ -468,7 +465,7 @@ fn details(
     window: u64,
     counts: &Counts,
     notes: &[String],
-    truncated_at: Option<u64>,
+    truncated_at: Option<f64>,
 ) -> Map<String, Value> {
     let mut d = Map::with_capacity(14);
     d.insert("id".into(), job.id.into());
@@ -493,7 +490,7 @@ fn details(
     }
     d.insert("windowBytes".into(), window.into());
     if let Some(cap) = truncated_at {
-        d.insert("truncatedAtBytes".into(), cap.into());
+        d.insert("truncatedAtBytes".into(), crate::js::json_number(cap));
     }
     d
 }
