@@ -32,6 +32,8 @@ pub enum Source {
     Counterexample,
     /// Written by hand.
     HandWritten,
+    /// Made by [`crate::generate`] from a seed.
+    Generated,
 }
 
 /// The first line of a trace.
@@ -89,12 +91,13 @@ pub struct Expected {
 pub struct Read {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
+    /// `lines` as the agent's JSON gave it; `null` is kept apart from absent.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::api::js_number"
+        deserialize_with = "present"
     )]
-    pub lines: Option<f64>,
+    pub lines: Option<JsNumber>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub raw: bool,
     #[serde(
@@ -108,6 +111,53 @@ pub struct Read {
     /// Upstream's recorded reply, which the shipped engine must reproduce byte for byte.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expected>,
+}
+
+/// A number parameter as JSON gave it. `null` is not the same as absent: upstream's default
+/// (`lines = 40`) applies to `undefined` only, and `Math.floor(null)` is 0, so `lines: null`
+/// shows one line where a missing `lines` shows 40.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JsNumber {
+    /// JSON `null`.
+    Null,
+    /// A JSON number.
+    Value(f64),
+}
+
+impl JsNumber {
+    /// The number JavaScript's arithmetic makes of it (`null` is 0).
+    pub fn to_f64(self) -> f64 {
+        match self {
+            JsNumber::Null => 0.0,
+            JsNumber::Value(v) => v,
+        }
+    }
+}
+
+impl From<f64> for JsNumber {
+    fn from(v: f64) -> Self {
+        JsNumber::Value(v)
+    }
+}
+
+impl Serialize for JsNumber {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            JsNumber::Null => s.serialize_none(),
+            JsNumber::Value(v) => crate::api::js_number(&Some(*v), s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for JsNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.map_or(JsNumber::Null, JsNumber::Value))
+    }
+}
+
+/// A field that is present (possibly `null`); an absent one takes the field's default.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<JsNumber>, D::Error> {
+    JsNumber::deserialize(d).map(Some)
 }
 
 /// Bytes written to the log: `text`, or `base64` for anything that is not UTF-8 (exactly
@@ -160,6 +210,8 @@ pub enum Event {
     Rewrite(Write),
     /// Another file with these bytes now sits at the log path (rotation, rename).
     Replace(Write),
+    /// The log was deleted: nothing sits at the path until the next append creates a new file.
+    Remove(Remove),
     /// The job exited. With `marker` (the default) the wrapper's exit marker is appended.
     Exit(Exit),
     /// The agent read the log.
@@ -174,6 +226,14 @@ pub struct Truncate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
     pub len: u64,
+}
+
+/// The log's deletion.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Remove {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub t: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -300,11 +360,41 @@ impl Trace {
     }
 }
 
+impl Event {
+    /// Applies the event's change to `log`, as every replay of a trace does: an append
+    /// writes at the end, `truncate` cuts the same file (never past its end), `rewrite`
+    /// rewrites the same file, `replace` puts another file at the path, `remove` deletes it,
+    /// and `exit` appends the wrapper's exit marker unless the trace says it wrote none.
+    /// Reads and other tools change nothing. The bytes were checked when the trace was parsed.
+    pub fn apply_to(&self, log: &mut crate::source::MemoryLog) {
+        let bytes = |w: &Write| w.decode().expect("a parsed trace's bytes decode");
+        match self {
+            Event::Append(w) => log.append(&bytes(w)),
+            Event::Truncate(t) => log.truncate(t.len.min(log.bytes().len() as u64) as usize),
+            Event::Rewrite(w) => log.rewrite(&bytes(w)),
+            Event::Replace(w) => log.replace(&bytes(w)),
+            Event::Remove(_) => log.remove(),
+            Event::Exit(e) if e.marker => log.append(exit_marker(e.code).as_bytes()),
+            Event::Exit(_) | Event::Read(_) | Event::OtherTool(_) => {}
+        }
+    }
+
+    /// Whether the event puts another file at the log's path (or none).
+    pub fn changes_file(&self) -> bool {
+        matches!(self, Event::Replace(_) | Event::Remove(_))
+    }
+}
+
+/// The line upstream's wrapper appends when the job exits with `code`.
+pub fn exit_marker(code: i64) -> String {
+    format!("\n{}{code}\n", crate::view::EXIT_MARKER)
+}
+
 impl Read {
     /// The engine request for this read, given whether the job is still running.
     pub fn request(&self, running: bool, gate: bool) -> Request {
         Request {
-            lines: self.lines,
+            lines: self.lines.map(JsNumber::to_f64),
             raw: self.raw,
             bytes: self.bytes,
             // Without the gate (0.7.x), reads see the running job as if they peeked.

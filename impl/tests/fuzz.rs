@@ -34,7 +34,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => chunk().prop_map(|b| Event::Rewrite(Write::new(None, &b))),
         1 => chunk().prop_map(|b| Event::Replace(Write::new(None, &b))),
         6 => (prop::option::of(-3.0f64..60.0), prop::bool::weighted(0.15), prop::option::weighted(0.3, 1.0f64..500.0), any::<bool>())
-            .prop_map(|(lines, raw, bytes, peek)| Event::Read(Read { lines, raw, bytes, peek, ..Read::default() })),
+            .prop_map(|(lines, raw, bytes, peek)| Event::Read(Read { lines: lines.map(Into::into), raw, bytes, peek, ..Read::default() })),
     ]
 }
 

@@ -53,7 +53,7 @@ fn log_at(lines: &[String], content: usize, exit_code: Option<i64>) -> MemoryLog
     let mut log = MemoryLog::new();
     log.append(layout(lines, &BLANK_RAW_LINES, content).as_bytes());
     if let Some(code) = exit_code {
-        log.append(format!("\n__BGRUN_EXIT__={code}\n").as_bytes());
+        log.append(bgtail::trace::exit_marker(code).as_bytes());
     }
     log
 }

@@ -447,6 +447,7 @@ impl<E: Engine> TailModel<E> {
         let log = SliceLog {
             bytes: &rendered.bytes,
             file_number: 0,
+            missing: false,
         };
         let request = Request {
             lines: Some(f64::from(lines)),
@@ -534,7 +535,7 @@ impl<E: Engine> TailModel<E> {
         for action in actions {
             match action {
                 Action::Read(n) | Action::RawRead(n) => events.push(Event::Read(trace::Read {
-                    lines: Some(f64::from(*n)),
+                    lines: Some(f64::from(*n).into()),
                     raw: matches!(action, Action::RawRead(_)),
                     bytes: state.view.map(f64::from),
                     ..trace::Read::default()

@@ -209,7 +209,11 @@ fn import_job(session: &PiSession, name: &str, job: &str, calls: &[&ToolCall]) -
         let details = result.details.as_object().cloned();
         r.events.push(Event::Read(trace::Read {
             t: None,
-            lines: call.arguments.get("lines").and_then(Value::as_f64),
+            // A `null` stays null: upstream reads it as 0, not as the default.
+            lines: call.arguments.get("lines").and_then(|v| match v {
+                Value::Null => Some(trace::JsNumber::Null),
+                v => v.as_f64().map(trace::JsNumber::Value),
+            }),
             raw: call
                 .arguments
                 .get("raw")

@@ -110,7 +110,7 @@ fn plan(spec: &str) -> Result<Vec<PlannedRead>, String> {
 fn read_event(at: u64, lines: u64, raw: bool) -> Event {
     Event::Read(trace::Read {
         t: Some(at),
-        lines: Some(lines as f64),
+        lines: Some((lines as f64).into()),
         raw,
         ..trace::Read::default()
     })
@@ -253,7 +253,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         events.len()
     );
     if let Some(path) = &args.log {
-        log.extend_from_slice(format!("\n__BGRUN_EXIT__={code}\n").as_bytes());
+        log.extend_from_slice(bgtail::trace::exit_marker(i64::from(code)).as_bytes());
         std::fs::write(path, &log).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     let name = args.name.clone().unwrap_or_else(|| {
