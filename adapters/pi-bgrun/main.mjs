@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// bgtail's adapter for a pi-bgrun checkout: runs that checkout's own `bgtail` under node.
+//
+//   node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
+//       fill every read's `expect` of each trace with the checkout's real reply; each trace is
+//       written to DIR under its own file name (a directory argument is searched for .jsonl).
+//
+// Errors name the input and the place, and exit with status 2.
+
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { loadCheckout } from "./lib/load.mjs";
+import { fillTrace } from "./lib/oracle.mjs";
+import { TraceError } from "./lib/trace.mjs";
+
+const USAGE = `usage: node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
+  CHECKOUT  a pi-bgrun checkout (its extension/index.ts is loaded)
+  --oracle  fill each trace's reads with the checkout's real replies
+  --out DIR where the filled traces are written (the folder is created)`;
+
+function fail(message) {
+  process.stderr.write(`bgtail-adapter: ${message}\n`);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const args = { inputs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--oracle") args.oracle = true;
+    else if (a === "--out") args.out = argv[++i] ?? fail("--out needs a folder");
+    else if (a === "--help" || a === "-h") {
+      process.stdout.write(USAGE + "\n");
+      process.exit(0);
+    } else if (a.startsWith("--")) fail(`unknown option ${a}\n${USAGE}`);
+    else if (args.checkout === undefined) args.checkout = a;
+    else args.inputs.push(a);
+  }
+  if (args.checkout === undefined) fail(`no checkout given\n${USAGE}`);
+  if (!args.oracle) fail(`choose a mode\n${USAGE}`);
+  if (!args.out) fail(`--oracle needs --out DIR\n${USAGE}`);
+  if (args.inputs.length === 0) fail(`no traces given\n${USAGE}`);
+  return args;
+}
+
+/** Every .jsonl file named or below a named folder, sorted within each folder. */
+function traceFiles(inputs) {
+  const out = [];
+  const walk = (p) => {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (err) {
+      fail(`${p}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
+    }
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) {
+        const child = join(p, name);
+        if (statSync(child).isDirectory() || name.endsWith(".jsonl")) walk(child);
+      }
+    } else out.push(p);
+  };
+  inputs.forEach(walk);
+  return out;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  let loaded;
+  try {
+    loaded = await loadCheckout(args.checkout);
+  } catch (err) {
+    fail(err.message);
+  }
+  mkdirSync(args.out, { recursive: true });
+  const files = traceFiles(args.inputs);
+  let reads = 0;
+  for (const file of files) {
+    let filled;
+    try {
+      filled = await fillTrace(loaded.factory, file);
+    } catch (err) {
+      // A trace's own fault names the trace; anything else is the checkout's.
+      fail(err instanceof TraceError ? err.message : `${loaded.entry}: ${err.stack ?? err}`);
+    }
+    reads += filled.split("\n").filter((l) => l.includes('"event":"read"')).length;
+    writeFileSync(join(args.out, basename(file)), filled);
+  }
+  process.stderr.write(`bgtail-adapter: ${files.length} traces, ${reads} reads filled from ${loaded.entry}\n`);
+}
+
+main();
