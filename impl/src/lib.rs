@@ -24,6 +24,7 @@
 pub mod api;
 pub mod condense;
 pub mod exact;
+pub mod generate;
 pub mod js;
 pub mod limits;
 pub mod pi_session;

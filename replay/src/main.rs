@@ -2,6 +2,7 @@
 //! captured pi sessions, and read a real log with a persistent bookmark.
 
 mod check;
+mod generate_cmd;
 mod import;
 mod read;
 mod record;
@@ -44,6 +45,8 @@ enum Command {
     ImportPi(import::Args),
     /// Read a real log with a persistent bookmark (how a harness uses the exact engine today).
     Read(read::Args),
+    /// Write random traces from seeds, for differential testing against another implementation.
+    Generate(generate_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Record(a) => record::run(a),
         Command::ImportPi(a) => import::run(a),
         Command::Read(a) => read::run(a),
+        Command::Generate(a) => generate_cmd::run(a),
     };
     match result {
         Ok(code) => code,
