@@ -174,8 +174,17 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
                 // The claims against the body.
                 let view = View::scan(0, bytes.len() as u64, bytes.clone(), usize::MAX);
                 let body = &reply.text[reply.body.clone()];
+                // Claims come in log order, as their lines stand in the body: each search starts
+                // where the last claim was found (not past it: a fold carries several claims), so
+                // a whole-view read is checked in one pass. The whole body is searched only when
+                // that fails, so the verdict is the same as a plain `contains`.
+                let mut cursor = 0;
                 for shown in &reply.shown {
-                    let line = view.lines.iter().find(|l| view.offset(l) == shown.offset);
+                    let line = view
+                        .lines
+                        .binary_search_by_key(&shown.offset, |l| view.offset(l))
+                        .ok()
+                        .map(|i| &view.lines[i]);
                     let Some(line) = line else {
                         record.problems.push(format!(
                             "claims a line at byte {} that is not a content line",
@@ -189,7 +198,13 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
                     } else {
                         engine.style().line_prefix(&text, &limits)
                     };
-                    if !body.contains(expected.as_str()) {
+                    let found = body[cursor..]
+                        .find(expected.as_str())
+                        .map(|at| cursor + at)
+                        .or_else(|| body.find(expected.as_str()));
+                    if let Some(at) = found {
+                        cursor = at;
+                    } else {
                         record.problems.push(format!(
                             "claims line {:?} but its body does not carry it",
                             expected

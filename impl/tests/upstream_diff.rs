@@ -24,7 +24,10 @@ fn reproduces_upstream(name: &str) -> Vec<String> {
         let Event::Read(read) = &trace.events[rec.event] else {
             unreachable!()
         };
-        let expect = read.expect.as_ref().expect("pinned reads carry upstream's reply");
+        let expect = read
+            .expect
+            .as_ref()
+            .expect("pinned reads carry upstream's reply");
         assert_eq!(
             rec.matches_recording,
             Some(true),
@@ -62,7 +65,10 @@ fn a_truncated_label_of_any_size_reads_as_javascript_reads_it() {
     {
         assert!(texts[i].contains(label), "read {i}: {}", texts[i]);
     }
-    assert!(!texts[5].contains("log truncated at"), "an empty label is none");
+    assert!(
+        !texts[5].contains("log truncated at"),
+        "an empty label is none"
+    );
     assert!(texts[6].contains("log truncated at 7 bytes"));
 }
 

@@ -330,7 +330,10 @@ fn the_oracle_names_the_input_and_the_place_of_bad_input() {
     let head = r#"{"bgtail_trace":1,"name":"t","source":"hand-written"}"#;
     for (text, says) in [
         (format!("{head}\n{{\"event\":\"read\"\n"), "T:2: not JSON"),
-        (format!("{head}\n{{\"event\":\"dance\"}}\n"), "T:2: unknown event \"dance\""),
+        (
+            format!("{head}\n{{\"event\":\"dance\"}}\n"),
+            "T:2: unknown event \"dance\"",
+        ),
         (
             format!("{head}\n{{\"event\":\"append\",\"text\":\"a\",\"base64\":\"YQ==\"}}\n"),
             "T:2: give exactly one of `text` and `base64`",
@@ -363,9 +366,18 @@ fn the_oracle_refuses_a_checkout_it_cannot_run() {
     let trace = format!("{head}\n{{\"event\":\"read\"}}\n");
     let dir = tempfile::tempdir().unwrap();
     for (source, says) in [
-        ("export default function (pi: any {", "extension/index.ts:1:"),
-        ("export const x = 1;", "its default export is not an extension factory"),
-        ("export default function (pi: any) {}", "the extension registered no bgtail tool"),
+        (
+            "export default function (pi: any {",
+            "extension/index.ts:1:",
+        ),
+        (
+            "export const x = 1;",
+            "its default export is not an extension factory",
+        ),
+        (
+            "export default function (pi: any) {}",
+            "the extension registered no bgtail tool",
+        ),
     ] {
         std::fs::create_dir_all(dir.path().join("extension")).unwrap();
         std::fs::write(dir.path().join("extension/index.ts"), source).unwrap();
