@@ -145,47 +145,6 @@ fn in_memory(traces: &[Trace]) -> (Vec<Mismatch>, u64) {
     (mismatches, reads)
 }
 
-/// Applies a log event to the real file at `log` (what `Event::apply_to` does in memory).
-fn apply_to_file(event: &Event, log: &Path) {
-    use std::io::Write as _;
-    let bytes = |w: &bgtail::trace::Write| w.decode().unwrap();
-    match event {
-        Event::Append(w) => {
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(log)
-                .unwrap();
-            f.write_all(&bytes(w)).unwrap();
-        }
-        Event::Truncate(t) => {
-            if let Ok(f) = std::fs::OpenOptions::new().write(true).open(log) {
-                let size = f.metadata().unwrap().len();
-                f.set_len(t.len.min(size)).unwrap();
-            }
-        }
-        Event::Rewrite(w) => std::fs::write(log, bytes(w)).unwrap(),
-        Event::Replace(w) => {
-            let next = log.with_extension("replacement");
-            std::fs::write(&next, bytes(w)).unwrap();
-            std::fs::rename(&next, log).unwrap();
-        }
-        Event::Remove(_) => {
-            let _ = std::fs::remove_file(log);
-        }
-        Event::Exit(e) if e.marker => {
-            apply_to_file(
-                &Event::Append(bgtail::trace::Write::new(
-                    None,
-                    bgtail::trace::exit_marker(e.code).as_bytes(),
-                )),
-                log,
-            );
-        }
-        Event::Exit(_) | Event::Read(_) | Event::OtherTool(_) => {}
-    }
-}
-
 /// `bgtail read --engine shipped --json` for one read event, as a comparable text with the
 /// real log path written as the trace's.
 fn read_through_cli(read: &Read, log: &Path, state: &Path, t: &Trace) -> String {
@@ -240,7 +199,7 @@ fn through_cli(traces: &[Trace], dir: &Path) -> Vec<Mismatch> {
         let (log, state) = (work.join("job.log"), work.join("state.json"));
         std::fs::write(&log, b"").unwrap();
         for (index, event) in t.events.iter().enumerate() {
-            apply_to_file(event, &log);
+            bgtail::source::file::apply_event(event, &log).unwrap();
             let Event::Read(read) = event else { continue };
             let expected = expected(read.expect.as_ref().unwrap());
             let got = read_through_cli(read, &log, &state, t);

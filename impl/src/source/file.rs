@@ -82,3 +82,46 @@ fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
     use std::os::windows::fs::FileExt;
     file.seek_read(buf, offset)
 }
+
+/// Applies a trace event's change to the real file at `path`, as [`crate::trace::Event::apply_to`]
+/// applies it in memory: an append writes at the end (creating a deleted log again), `truncate`
+/// cuts the same file (nothing to cut when it is gone), `rewrite` rewrites the same file,
+/// `replace` renames another file over the path, `remove` deletes it, and `exit` appends the
+/// wrapper's marker unless the trace wrote none. Reads and other tools change nothing.
+pub fn apply_event(event: &crate::trace::Event, path: &Path) -> io::Result<()> {
+    use crate::trace::Event;
+    use std::io::Write as _;
+    let bytes = |w: &crate::trace::Write| {
+        w.decode()
+            .map_err(|why| io::Error::new(io::ErrorKind::InvalidData, why))
+    };
+    let append = |data: &[u8]| -> io::Result<()> {
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        f.write_all(data)
+    };
+    match event {
+        Event::Append(w) => append(&bytes(w)?),
+        Event::Truncate(t) => match std::fs::OpenOptions::new().write(true).open(path) {
+            Ok(f) => f.set_len(t.len.min(f.metadata()?.len())),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        },
+        Event::Rewrite(w) => std::fs::write(path, bytes(w)?),
+        Event::Replace(w) => {
+            let mut name = path.as_os_str().to_owned();
+            name.push(".replacement");
+            let next = PathBuf::from(name);
+            std::fs::write(&next, bytes(w)?)?;
+            std::fs::rename(&next, path)
+        }
+        Event::Remove(_) => match std::fs::remove_file(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        },
+        Event::Exit(e) if e.marker => append(crate::trace::exit_marker(e.code).as_bytes()),
+        Event::Exit(_) | Event::Read(_) | Event::OtherTool(_) => Ok(()),
+    }
+}
