@@ -28,6 +28,7 @@ pub mod generate;
 pub mod js;
 pub mod limits;
 pub mod pi_session;
+pub mod protocol;
 pub mod replay;
 pub mod shipped;
 pub mod source;

@@ -95,7 +95,7 @@ pub struct Read {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
+        deserialize_with = "present_js_number"
     )]
     pub lines: Option<JsNumber>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -155,8 +155,11 @@ impl<'de> Deserialize<'de> for JsNumber {
     }
 }
 
-/// A field that is present (possibly `null`); an absent one takes the field's default.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<JsNumber>, D::Error> {
+/// Deserializes a field that is present as a [`JsNumber`], `null` included; an absent field
+/// takes the field's default (`None`). Use with `#[serde(default, deserialize_with = …)]`.
+pub fn present_js_number<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<JsNumber>, D::Error> {
     JsNumber::deserialize(d).map(Some)
 }
 

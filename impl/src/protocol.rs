@@ -1,0 +1,281 @@
+//! `bgtail-eut`, version 1: the engine-under-test protocol, through which any implementation
+//! of a bgtail-like reader is replayed, compared and model-checked against this crate's.
+//!
+//! The engine is a child process speaking JSON Lines: the harness writes one request per line
+//! on its stdin, the engine answers each with exactly one reply per line on its stdout, matched
+//! by `in_reply_to` (Maelstrom's convention). Its stderr is the engine's own. The harness owns
+//! the log (real files it writes) and the clock (`now_ms`). `docs/engine-protocol.md` is the
+//! specification, with a JSON Schema for every message; these types are the code side of it,
+//! and a test checks that the two agree.
+//!
+//! Pure: message types and their JSON; the process and its pipes live in the CLI.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The protocol's name, sent in `init` and echoed in `init_ok`.
+pub const PROTOCOL: &str = "bgtail-eut";
+/// The protocol version this code speaks.
+pub const VERSION: u32 = 1;
+
+/// A request from the harness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Request {
+    /// The first message: which protocol and versions the harness speaks.
+    Init {
+        msg_id: u64,
+        protocol: String,
+        versions: Vec<u32>,
+    },
+    /// One bgtail call.
+    Read(ReadRequest),
+    /// Forget every bookmark: the engine is as freshly started. Needs `capabilities.reset`.
+    Reset { msg_id: u64 },
+    /// Hand out the engine's whole state as an opaque JSON value. Needs `capabilities.snapshot`.
+    Snapshot { msg_id: u64 },
+    /// Take back a state from `snapshot_ok`. Needs `capabilities.snapshot`.
+    Restore { msg_id: u64, state: Value },
+}
+
+impl Request {
+    /// The request's id, which its reply names in `in_reply_to`.
+    pub fn msg_id(&self) -> u64 {
+        match self {
+            Request::Init { msg_id, .. }
+            | Request::Reset { msg_id }
+            | Request::Snapshot { msg_id }
+            | Request::Restore { msg_id, .. } => *msg_id,
+            Request::Read(r) => r.msg_id,
+        }
+    }
+}
+
+/// A bgtail call: the job, its log's path, the agent's parameters, and the job's state.
+/// Fields this version does not know are ignored (see the page's "Versioning").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadRequest {
+    pub msg_id: u64,
+    pub job_id: String,
+    /// Where the log is: a real file the harness writes (absent when it was deleted).
+    pub log_path: String,
+    /// Upstream's `lines` as the agent's JSON gave it: absent, `null`, or a number.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::trace::present_js_number"
+    )]
+    pub lines: Option<crate::trace::JsNumber>,
+    #[serde(default)]
+    pub raw: bool,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::api::js_number"
+    )]
+    pub bytes: Option<f64>,
+    /// 0.8.0's `peek`: read a running job's log anyway.
+    #[serde(default)]
+    pub peek: bool,
+    /// Whether the job is still running (the harness knows; no exit marker was written).
+    #[serde(default)]
+    pub running: bool,
+    /// Milliseconds since the job started, on the harness's clock, when it keeps one (a
+    /// running job's state line prints it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now_ms: Option<u64>,
+}
+
+/// A reply from the engine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Reply {
+    /// The engine's name, what it can do, and its limits.
+    InitOk {
+        in_reply_to: u64,
+        version: u32,
+        engine: EngineInfo,
+        capabilities: Capabilities,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limits: Option<DeclaredLimits>,
+    },
+    /// The tool result as the agent would see it.
+    ReadOk(ReadReply),
+    ResetOk {
+        in_reply_to: u64,
+    },
+    SnapshotOk {
+        in_reply_to: u64,
+        state: Value,
+    },
+    RestoreOk {
+        in_reply_to: u64,
+    },
+    /// The request was not carried out; `code` says why.
+    Error {
+        in_reply_to: u64,
+        code: ErrorCode,
+        text: String,
+    },
+}
+
+impl Reply {
+    /// The id of the request this answers.
+    pub fn in_reply_to(&self) -> u64 {
+        match self {
+            Reply::InitOk { in_reply_to, .. }
+            | Reply::ResetOk { in_reply_to }
+            | Reply::SnapshotOk { in_reply_to, .. }
+            | Reply::RestoreOk { in_reply_to }
+            | Reply::Error { in_reply_to, .. } => *in_reply_to,
+            Reply::ReadOk(r) => r.in_reply_to,
+        }
+    }
+}
+
+/// A read's result: what pi would put in front of the agent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadReply {
+    pub in_reply_to: u64,
+    pub text: String,
+    #[serde(default)]
+    pub details: Map<String, Value>,
+    #[serde(default)]
+    pub is_error: bool,
+    /// The byte ranges of the log whose lines the text carries, when the engine reports them
+    /// (`capabilities.shown`). Checked against the text, never trusted instead of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown: Option<Vec<ShownRange>>,
+}
+
+/// One line the engine says it showed: bytes `offset..end` of the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShownRange {
+    pub offset: u64,
+    pub end: u64,
+}
+
+/// Why a request was not carried out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// An optional feature the engine does not have (a raw read, `bytes`, `peek`, `reset`,
+    /// `snapshot`). The harness skips what needs it and says so.
+    NotSupported,
+    /// The tool refused the call, as upstream's `bgtail` throws for an invalid id: `text` is
+    /// the message the agent sees.
+    Rejected,
+    /// The engine could not understand the request.
+    Malformed,
+    /// Anything else that went wrong inside the engine.
+    Internal,
+    /// A code of a later version, which this harness treats as [`ErrorCode::Internal`].
+    #[serde(other)]
+    Other,
+}
+
+/// Who the engine is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineInfo {
+    pub name: String,
+    pub version: String,
+}
+
+/// What an engine can do beyond plain condensed reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// `raw: true` reads.
+    #[serde(default)]
+    pub raw: bool,
+    /// A `bytes` view other than the default.
+    #[serde(default)]
+    pub bytes: bool,
+    /// 0.8.0's running-job gate and `peek`.
+    #[serde(default)]
+    pub peek: bool,
+    /// Replies carry `shown`.
+    #[serde(default)]
+    pub shown: bool,
+    /// `reset` is understood.
+    #[serde(default)]
+    pub reset: bool,
+    /// `snapshot` and `restore` are understood.
+    #[serde(default)]
+    pub snapshot: bool,
+}
+
+impl Capabilities {
+    /// Every capability.
+    pub fn all() -> Self {
+        Capabilities {
+            raw: true,
+            bytes: true,
+            peek: true,
+            shown: true,
+            reset: true,
+            snapshot: true,
+        }
+    }
+}
+
+/// The limits an engine's text obeys, in UTF-16 code units and bytes, so that a checker can
+/// make lines long enough to reach its cap and many enough to reach its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct DeclaredLimits {
+    /// The condensed body's budget (upstream: 8,000).
+    pub text_budget: u64,
+    /// The per-line cap (upstream: 2,000).
+    pub line_cap: u64,
+    /// The default view in bytes (upstream: 2 MiB).
+    pub view_default: u64,
+}
+
+impl From<&crate::Limits> for DeclaredLimits {
+    fn from(l: &crate::Limits) -> Self {
+        DeclaredLimits {
+            text_budget: l.text_budget as u64,
+            line_cap: l.line_cap as u64,
+            view_default: l.view_default,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn messages_have_the_documented_shape() {
+        let init: Request = serde_json::from_value(
+            json!({"type":"init","msg_id":0,"protocol":"bgtail-eut","versions":[1]}),
+        )
+        .unwrap();
+        assert_eq!(init.msg_id(), 0);
+        let read: Request = serde_json::from_value(json!({
+            "type":"read","msg_id":3,"job_id":"j","log_path":"/l","lines":null,"raw":true,
+            "now_ms":12
+        }))
+        .unwrap();
+        let Request::Read(r) = &read else { panic!() };
+        assert_eq!(r.lines, Some(crate::trace::JsNumber::Null));
+        assert!(r.raw && !r.peek);
+        let reply = Reply::Error {
+            in_reply_to: 3,
+            code: ErrorCode::NotSupported,
+            text: "raw".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&reply).unwrap(),
+            json!({"type":"error","in_reply_to":3,"code":"not_supported","text":"raw"})
+        );
+        let bad = serde_json::from_value::<Request>(json!({"type":"read","msg_id":1}));
+        assert!(bad.unwrap_err().to_string().contains("missing field"));
+    }
+}
