@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // bgtail's adapter for a pi-bgrun checkout: runs that checkout's own `bgtail` under node.
 //
+//   node main.mjs CHECKOUT
+//       speak bgtail's engine-under-test protocol (bgtail-eut v1) on stdin/stdout, so that
+//       `bgtail replay|check|verify --engine "cmd:node main.mjs CHECKOUT"` drive the checkout.
 //   node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
 //       fill every read's `expect` of each trace with the checkout's real reply; each trace is
 //       written to DIR under its own file name (a directory argument is searched for .jsonl).
@@ -11,10 +14,13 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { loadCheckout } from "./lib/load.mjs";
 import { fillTrace } from "./lib/oracle.mjs";
+import { serve } from "./lib/protocol.mjs";
 import { TraceError } from "./lib/trace.mjs";
 
-const USAGE = `usage: node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
+const USAGE = `usage: node main.mjs CHECKOUT
+       node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
   CHECKOUT  a pi-bgrun checkout (its extension/index.ts is loaded)
+  (alone)   speak bgtail's engine-under-test protocol on stdin/stdout
   --oracle  fill each trace's reads with the checkout's real replies
   --out DIR where the filled traces are written (the folder is created)`;
 
@@ -37,7 +43,10 @@ function parseArgs(argv) {
     else args.inputs.push(a);
   }
   if (args.checkout === undefined) fail(`no checkout given\n${USAGE}`);
-  if (!args.oracle) fail(`choose a mode\n${USAGE}`);
+  if (!args.oracle) {
+    if (args.out || args.inputs.length > 0) fail(`traces and --out go with --oracle\n${USAGE}`);
+    return args;
+  }
   if (!args.out) fail(`--oracle needs --out DIR\n${USAGE}`);
   if (args.inputs.length === 0) fail(`no traces given\n${USAGE}`);
   return args;
@@ -72,6 +81,7 @@ async function main() {
   } catch (err) {
     fail(err.message);
   }
+  if (!args.oracle) return serve(loaded.factory, args.checkout);
   mkdirSync(args.out, { recursive: true });
   const files = traceFiles(args.inputs);
   let reads = 0;

@@ -41,11 +41,12 @@ export function newInstance(factory, { jobsDir, cwd }) {
   };
   return {
     /**
-     * Calls bgtail as pi would after validating `params`. Returns the agent's view of the
+     * Calls bgtail as pi would after validating `params`, with the job logs in `dir` (by
+     * default the instance's `jobsDir`). Returns the agent's view of the
      * result: `{text, details, isError}`, or `{thrown}` when the tool threw (an invalid id).
      */
-    async read(params) {
-      process.env.PI_BGRUN_DIR = jobsDir;
+    async read(params, dir = jobsDir) {
+      process.env.PI_BGRUN_DIR = dir;
       let result;
       try {
         result = await bgtail.execute("call", params, undefined, undefined, ctx);

@@ -1,0 +1,116 @@
+// Protocol mode: the checkout's real bgtail behind bgtail's engine-under-test protocol
+// (`bgtail-eut` v1, docs/engine-protocol.md in the bgtail repository). One JSON request per line
+// on stdin, exactly one reply per line on stdout, matched by `in_reply_to`.
+//
+// pi-bgrun finds job ID's log at `<jobs dir>/ID.log`: the harness names the log that way, and
+// each read points PI_BGRUN_DIR at the log's folder. Its bookmarks live inside one extension
+// instance, so `reset` starts a fresh instance; they cannot be handed out, so there is no
+// `snapshot` (the harness rebuilds a state by replaying from a reset).
+
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { newInstance } from "./host.mjs";
+
+const PROTOCOL = "bgtail-eut";
+const VERSION = 1;
+
+/** Upstream's compiled-in limits (its TOTAL_CAP, LINE_CAP and LOG_READ_BYTES). */
+const LIMITS = { text_budget: 8000, line_cap: 2000, view_default: 2097152 };
+
+/** The checkout's version, from its package.json when it has one. */
+function checkoutVersion(root) {
+  try {
+    return String(JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version);
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Serves `factory` (loaded from `checkout`) on stdin/stdout until stdin closes. */
+export async function serve(factory, checkout) {
+  let tool = null;
+  const fresh = (logDir) => newInstance(factory, { jobsDir: logDir, cwd: logDir });
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    n += 1;
+    if (line.trim() === "") continue;
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch (err) {
+      send(error(0, "malformed", `request line ${n}: ${err.message}`));
+      continue;
+    }
+    const id = Number.isInteger(request?.msg_id) ? request.msg_id : 0;
+    switch (request?.type) {
+      case "init":
+        send(init(request, id, checkout));
+        break;
+      case "read": {
+        if (typeof request.job_id !== "string" || typeof request.log_path !== "string") {
+          send(error(id, "malformed", "a read needs job_id and log_path"));
+          break;
+        }
+        tool ??= fresh(dirname(request.log_path));
+        send(await read(tool, request, id));
+        break;
+      }
+      case "reset":
+        tool = null;
+        send({ type: "reset_ok", in_reply_to: id });
+        break;
+      case "snapshot":
+      case "restore":
+        send(error(id, "not_supported", "pi-bgrun keeps its bookmarks inside the extension instance"));
+        break;
+      default:
+        send(error(id, "malformed", `request line ${n}: unknown type ${JSON.stringify(request?.type)}`));
+    }
+  }
+}
+
+function init(request, id, checkout) {
+  if (!Array.isArray(request.versions) || !request.versions.includes(VERSION)) {
+    return error(id, "not_supported", `${PROTOCOL} versions ${JSON.stringify(request.versions)}: this adapter speaks ${VERSION}`);
+  }
+  return {
+    type: "init_ok",
+    in_reply_to: id,
+    version: VERSION,
+    engine: { name: "pi-bgrun", version: checkoutVersion(checkout) },
+    capabilities: { raw: true, bytes: true, peek: false, shown: false, reset: true, snapshot: false },
+    limits: LIMITS,
+  };
+}
+
+/** One bgtail call, with the parameters as the harness gave them (a `null` stays null). */
+async function read(tool, request, id) {
+  process.env.PI_BGRUN_DIR = dirname(request.log_path);
+  const params = { id: request.job_id };
+  for (const key of ["lines", "raw", "bytes"]) {
+    if (key in request) params[key] = request[key];
+  }
+  const reply = await tool.read(params, dirname(request.log_path));
+  if ("thrown" in reply) return error(id, "rejected", reply.thrown.toWellFormed());
+  const resolved = reply.details.logPath;
+  if (typeof resolved === "string" && resolved !== request.log_path) {
+    return error(id, "internal", `pi-bgrun resolved job ${request.job_id} to ${resolved}, not ${request.log_path}: name the log <job_id>.log`);
+  }
+  return {
+    type: "read_ok",
+    in_reply_to: id,
+    text: reply.text.toWellFormed(),
+    details: reply.details,
+    is_error: reply.isError,
+  };
+}
+
+function error(id, code, text) {
+  return { type: "error", in_reply_to: id, code, text };
+}
+
+function send(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
