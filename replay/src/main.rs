@@ -2,11 +2,14 @@
 //! captured pi sessions, and read a real log with a persistent bookmark.
 
 mod check;
+mod eut;
 mod generate_cmd;
 mod import;
 mod read;
 mod record;
 mod replay_cmd;
+mod replay_eut;
+mod serve;
 mod verify;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -45,6 +48,8 @@ enum Command {
     ImportPi(import::Args),
     /// Read a real log with a persistent bookmark (how a harness uses the exact engine today).
     Read(read::Args),
+    /// Serve an in-crate engine over the engine-under-test protocol (docs/engine-protocol.md).
+    Serve(serve::Args),
     /// Write random traces from seeds, for differential testing against another implementation.
     Generate(generate_cmd::Args),
 }
@@ -60,6 +65,7 @@ fn main() -> ExitCode {
         Command::ImportPi(a) => import::run(a),
         Command::Read(a) => read::run(a),
         Command::Generate(a) => generate_cmd::run(a),
+        Command::Serve(a) => serve::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
 //! `bgtail replay`: traces through the engines, audited from the replies' own text.
 
+use crate::replay_eut::Outside;
 use crate::EngineArg;
 use bgtail::replay::{replay, Replay, Tally};
 use bgtail::trace::Trace;
@@ -12,14 +13,42 @@ pub struct Args {
     /// Trace files (`.jsonl`), or directories searched for them.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "both")]
-    pub engine: EngineArg,
+    /// `exact`, `shipped`, `both`, or `cmd:COMMAND` for an engine in another process speaking
+    /// the engine-under-test protocol (docs/engine-protocol.md), run through the shell from
+    /// the current directory.
+    #[arg(long, default_value = "both", value_parser = parse_replay_engine)]
+    pub engine: ReplayEngine,
+    /// Seconds to await each reply of a `cmd:` engine.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
     /// Print the tables only, not every reply.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The engines `replay` can drive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayEngine {
+    /// One or both in-crate engines.
+    Builtin(EngineArg),
+    /// A command that speaks the engine-under-test protocol.
+    Command(String),
+}
+
+/// `exact`, `shipped`, `both`, or `cmd:COMMAND`.
+pub fn parse_replay_engine(s: &str) -> Result<ReplayEngine, String> {
+    if let Some(command) = s.strip_prefix("cmd:") {
+        if command.trim().is_empty() {
+            return Err("`cmd:` needs a command".into());
+        }
+        return Ok(ReplayEngine::Command(command.to_owned()));
+    }
+    <EngineArg as clap::ValueEnum>::from_str(s, true)
+        .map(ReplayEngine::Builtin)
+        .map_err(|_| format!("{s:?}: expected exact, shipped, both or cmd:COMMAND"))
 }
 
 /// Every `.jsonl` file named or below a named directory, sorted.
@@ -78,15 +107,24 @@ pub fn replay_trace(trace: &Trace, engine: EngineArg) -> Vec<Replay> {
 /// Whether a replay passes: the exact engine keeps its contract, the shipped engine
 /// reproduces every recorded reply.
 pub fn passes(r: &Replay) -> bool {
-    match r.engine {
+    match r.engine.as_str() {
         "exact" => r.tally.contract_held(),
+        _ if !r.audited => r.tally.faithful() && r.tally.claim_errors == 0,
         _ => r.tally.faithful(),
     }
 }
 
+/// `--timeout` as a duration: a positive number of seconds.
+pub fn timeout(secs: f64) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("--timeout {secs}: give a positive number of seconds"))
+}
+
 pub fn table_header() -> String {
     format!(
-        "{:<44} {:<8} {:>5} {:>8} {:>6} {:>8} {:>9} {:>5} {:>6} {:>9}",
+        "{:<44} {:<14} {:>5} {:>8} {:>6} {:>8} {:>9} {:>5} {:>6} {:>9}",
         "trace",
         "engine",
         "reads",
@@ -107,17 +145,25 @@ pub fn table_row(name: &str, r: &Replay) -> String {
     } else {
         format!("{}/{}", t.reproduced, t.recorded)
     };
+    // An engine in another process is not audited: its line figures are not known.
+    let audit = |n: u64| {
+        if r.audited {
+            n.to_string()
+        } else {
+            "-".to_owned()
+        }
+    };
     format!(
-        "{:<44} {:<8} {:>5} {:>8} {:>6} {:>8} {:>9} {:>5} {:>6} {:>9}",
+        "{:<44} {:<14} {:>5} {:>8} {:>6} {:>8} {:>9} {:>5} {:>6} {:>9}",
         truncate(name, 44),
-        r.engine,
+        truncate(&r.engine, 14),
         t.reads,
         t.chars_delivered,
-        t.lines_delivered,
-        t.lines_repeated,
-        t.chars_repeated,
-        t.lines_lost,
-        t.lines_never_shown,
+        audit(t.lines_delivered),
+        audit(t.lines_repeated),
+        audit(t.chars_repeated),
+        audit(t.lines_lost),
+        audit(t.lines_never_shown),
         fidelity
     )
 }
@@ -138,9 +184,23 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let mut ok = true;
     let mut json = Vec::new();
     let mut rows = Vec::new();
-    for file in &files {
+    let mut outside = match &args.engine {
+        ReplayEngine::Command(c) => Some(Outside::new(c, timeout(args.timeout)?)),
+        ReplayEngine::Builtin(_) => None,
+    };
+    let work = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
+    for (i, file) in files.iter().enumerate() {
         let trace = load(file)?;
-        for r in replay_trace(&trace, args.engine) {
+        let replays = match (&args.engine, outside.as_mut()) {
+            (ReplayEngine::Builtin(engine), _) => replay_trace(&trace, *engine),
+            (ReplayEngine::Command(_), Some(outside)) => {
+                let dir = work.path().join(i.to_string());
+                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                vec![outside.replay(&trace, &dir)?]
+            }
+            (ReplayEngine::Command(_), None) => unreachable!("made above"),
+        };
+        for r in replays {
             ok &= passes(&r);
             if args.json {
                 json.push(serde_json::json!({
@@ -173,6 +233,9 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                 rows.push(table_row(&trace.header.name, &r));
             }
         }
+    }
+    if let Some(outside) = outside {
+        outside.finish().map_err(|e| e.to_string())?;
     }
     if args.json {
         println!(

@@ -1,0 +1,163 @@
+//! `bgtail serve`: an in-crate engine behind the engine-under-test protocol (`bgtail-eut` v1,
+//! `docs/engine-protocol.md`), so that the protocol's harness can be checked against the
+//! engines it already knows, and so that a harness in another language can drive them.
+
+use bgtail::protocol::{
+    Capabilities, DeclaredLimits, EngineInfo, ErrorCode, ReadReply, ReadRequest, Reply, Request,
+    ShownRange, PROTOCOL, VERSION,
+};
+use bgtail::source::open_log;
+use bgtail::{Engine, ExactEngine, Job, Limits, ShippedEngine};
+use serde_json::Value;
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Which engine answers.
+    #[arg(long, value_enum)]
+    pub engine: ServedEngine,
+}
+
+/// The engines `serve` can put behind the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ServedEngine {
+    Exact,
+    Shipped,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let limits = Limits::default();
+    match args.engine {
+        ServedEngine::Exact => serve(ExactEngine::new(limits), true),
+        ServedEngine::Shipped => serve(ShippedEngine::new(limits), false),
+    }
+}
+
+/// Answers requests from stdin until it closes. `gate`: the engine has 0.8.0's running gate.
+fn serve<E: Engine>(engine: E, gate: bool) -> Result<ExitCode, String> {
+    let mut state = E::State::default();
+    let stdin = std::io::stdin().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (n, line) in stdin.lines().enumerate() {
+        let line = line.map_err(|e| format!("stdin line {}: {e}", n + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<Request>(&line) {
+            Ok(request) => answer(&engine, gate, &mut state, request),
+            Err(e) => Reply::Error {
+                in_reply_to: msg_id_of(&line),
+                code: ErrorCode::Malformed,
+                text: format!("request line {}: {e}", n + 1),
+            },
+        };
+        let text = serde_json::to_string(&reply).expect("a reply serialises");
+        writeln!(out, "{text}")
+            .and_then(|()| out.flush())
+            .map_err(|e| format!("cannot write a reply: {e}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `msg_id` of a request that did not parse, when it has one (else 0).
+fn msg_id_of(line: &str) -> u64 {
+    serde_json::from_str::<Value>(line)
+        .ok()
+        .and_then(|v| v.get("msg_id").and_then(Value::as_u64))
+        .unwrap_or(0)
+}
+
+fn answer<E: Engine>(engine: &E, gate: bool, state: &mut E::State, request: Request) -> Reply {
+    match request {
+        Request::Init {
+            msg_id, versions, ..
+        } if !versions.contains(&VERSION) => Reply::Error {
+            in_reply_to: msg_id,
+            code: ErrorCode::NotSupported,
+            text: format!("{PROTOCOL} versions {versions:?}: this engine speaks {VERSION}"),
+        },
+        Request::Init { msg_id, .. } => Reply::InitOk {
+            in_reply_to: msg_id,
+            version: VERSION,
+            engine: EngineInfo {
+                name: format!("bgtail-{}", engine.name()),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            capabilities: {
+                let mut c = Capabilities::all();
+                c.peek = gate;
+                c
+            },
+            limits: Some(DeclaredLimits::from(engine.limits())),
+        },
+        Request::Read(read) => answer_read(engine, state, &read),
+        Request::Reset { msg_id } => {
+            *state = E::State::default();
+            Reply::ResetOk {
+                in_reply_to: msg_id,
+            }
+        }
+        Request::Snapshot { msg_id } => Reply::SnapshotOk {
+            in_reply_to: msg_id,
+            state: serde_json::to_value(&*state).expect("engine states serialise"),
+        },
+        Request::Restore { msg_id, state: s } => match serde_json::from_value(s) {
+            Ok(restored) => {
+                *state = restored;
+                Reply::RestoreOk {
+                    in_reply_to: msg_id,
+                }
+            }
+            Err(e) => Reply::Error {
+                in_reply_to: msg_id,
+                code: ErrorCode::Malformed,
+                text: format!("not a state of this engine: {e}"),
+            },
+        },
+        _ => Reply::Error {
+            in_reply_to: request.msg_id(),
+            code: ErrorCode::NotSupported,
+            text: "a request of a later protocol version".into(),
+        },
+    }
+}
+
+fn answer_read<E: Engine>(engine: &E, state: &mut E::State, read: &ReadRequest) -> Reply {
+    let request = bgtail::Request {
+        lines: read.lines.map(bgtail::trace::JsNumber::to_f64),
+        raw: read.raw,
+        bytes: read.bytes,
+        peek: read.peek,
+        running: read.running,
+        elapsed_secs: read.now_ms.map(|ms| ms as f64 / 1000.0),
+    };
+    let log = open_log(read.log_path.as_ref());
+    let job = Job {
+        id: &read.job_id,
+        path: &read.log_path,
+    };
+    match engine.read(state, job, log.as_ref(), &request) {
+        Ok(reply) => Reply::ReadOk(ReadReply {
+            in_reply_to: read.msg_id,
+            shown: Some(
+                reply
+                    .shown
+                    .iter()
+                    .map(|s| ShownRange {
+                        offset: s.offset,
+                        end: s.end,
+                    })
+                    .collect(),
+            ),
+            text: reply.text,
+            details: reply.details,
+            is_error: reply.is_error,
+        }),
+        Err(rejected) => Reply::Error {
+            in_reply_to: read.msg_id,
+            code: ErrorCode::Rejected,
+            text: rejected.0,
+        },
+    }
+}

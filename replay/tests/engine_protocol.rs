@@ -1,0 +1,184 @@
+//! `bgtail replay --engine "cmd:…"`: the engine-under-test protocol's harness against engines
+//! that crash, hang, write garbage, answer twice or answer the wrong request (scripts in
+//! tests/engines/), and against the in-crate engines served over the protocol.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn replay(engine: &str, traces: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .current_dir(repo())
+        .args(["replay", "--quiet", "--timeout", "2", "--engine", engine])
+        .args(traces)
+        .output()
+        .unwrap()
+}
+
+fn misbehaving(mode: &str) -> String {
+    format!("cmd:node tests/engines/misbehaving.mjs {mode}")
+}
+
+const GAP: &str = "traces/issue-28/gap-13-lines.jsonl";
+
+#[test]
+fn each_misbehaviour_is_a_named_harness_error_not_a_hang() {
+    for (mode, says) in [
+        (
+            "crash",
+            "the engine exited (exit status: 3) before answering read (msg 1)",
+        ),
+        (
+            "hang",
+            "the engine did not answer read (msg 1) within 2.0 s (killed)",
+        ),
+        (
+            "malformed",
+            "the engine's answer to read (msg 1) is not a bgtail-eut reply",
+        ),
+        (
+            "duplicate",
+            "the engine wrote a second reply after answering read (msg 1)",
+        ),
+        (
+            "wrong-id",
+            "the engine answered msg 101 while read (msg 1) was awaited",
+        ),
+        ("version", "handshake failed: the engine chose version 2"),
+    ] {
+        let started = std::time::Instant::now();
+        let out = replay(&misbehaving(mode), &[GAP]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{mode}: {stderr}");
+        assert!(
+            stderr.contains(says),
+            "{mode}: wanted {says:?} in {stderr:?}"
+        );
+        assert!(
+            stderr.contains("gap-13-lines") || mode == "version",
+            "{mode}: the trace is named: {stderr}"
+        );
+        assert!(started.elapsed().as_secs() < 20, "{mode} took too long");
+    }
+}
+
+#[test]
+fn an_engines_stderr_is_passed_through_prefixed() {
+    let out = replay(&misbehaving("noisy"), &[GAP]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("[engine] reading repro-1790000000-28"),
+        "{stderr}"
+    );
+    // It answers "ok" to everything: not a recorded reply, but no harness error either.
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn a_command_that_cannot_start_or_an_empty_one_is_refused() {
+    let out = replay("cmd:", &[GAP]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`cmd:` needs a command"));
+    let out = replay("cmd:/nonexistent/engine", &[GAP]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the engine exited"));
+}
+
+/// The protocol's own cross-check: the shipped engine served over it reproduces every
+/// recorded reply of the corpus, as it does in process.
+#[test]
+fn the_shipped_engine_served_over_the_protocol_reproduces_the_corpus() {
+    let engine = format!(
+        "cmd:{} serve --engine shipped",
+        env!("CARGO_BIN_EXE_bgtail")
+    );
+    let out = replay(&engine, &["traces/imported", "traces/upstream-diff"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("10/10") && stdout.contains("7/7"),
+        "{stdout}"
+    );
+}
+
+/// pi-bgrun's own code through its adapter reproduces every recorded reply of the imported
+/// sessions (34) and of the pinned upstream-diff traces (13).
+#[test]
+fn pi_bgrun_through_its_adapter_reproduces_the_recorded_replies() {
+    let engine = "cmd:node adapters/pi-bgrun/main.mjs ../shared/upstream/pi-bgrun-0.7.1";
+    let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .current_dir(repo())
+        .args(["replay", "--json", "--engine", engine])
+        .args(["traces/imported", "traces/upstream-diff"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (recorded, reproduced) = doc.as_array().unwrap().iter().fold((0, 0), |(r, p), t| {
+        (
+            r + t["tally"]["recorded"].as_u64().unwrap(),
+            p + t["tally"]["reproduced"].as_u64().unwrap(),
+        )
+    });
+    assert_eq!((recorded, reproduced), (47, 47));
+}
+
+/// The page's example session is what `bgtail serve --engine shipped` really says: each request
+/// of the page is sent (its folder moved to a temporary one; `line-4` appended after the first
+/// read, as the page says), and each reply must be the page's.
+#[test]
+fn the_protocol_pages_example_session_is_true() {
+    use std::io::{BufRead, BufReader, Write};
+    let page = std::fs::read_to_string(repo().join("docs/engine-protocol.md")).unwrap();
+    let session = page
+        .split("```text\n")
+        .map(|b| b.split("\n```").next().unwrap())
+        .find(|b| b.starts_with("→ "))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().display().to_string();
+    let log = dir.path().join("build-1-1.log");
+    std::fs::write(&log, "line-1\nline-2\nline-3\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .args(["serve", "--engine", "shipped"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut replies = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut reads = 0;
+    for line in session.lines() {
+        let text = line[line.find(' ').unwrap() + 1..].replace("/tmp/w", &folder);
+        if line.starts_with('→') {
+            writeln!(stdin, "{text}").unwrap();
+            continue;
+        }
+        let got: serde_json::Value =
+            serde_json::from_str(&replies.next().unwrap().unwrap()).unwrap();
+        let want: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(got, want);
+        if want["type"] == "read_ok" {
+            reads += 1;
+            if reads == 1 {
+                std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&log)
+                    .unwrap()
+                    .write_all(b"line-4\n")
+                    .unwrap();
+            }
+        }
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert_eq!(reads, 3);
+}
