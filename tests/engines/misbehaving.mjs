@@ -8,6 +8,7 @@
 //   wrong-id    answers another msg_id
 //   version     offers protocol version 2 in its handshake
 //   noisy       writes to stderr, then answers every read with "ok"
+//   ok          answers every read with "ok" (the protocol's own cost, for the bench)
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2];
@@ -44,6 +45,9 @@ for await (const line of createInterface({ input: process.stdin })) {
       break;
     case "wrong-id":
       send(ok(req.msg_id + 100));
+      break;
+    case "ok":
+      send(ok(req.msg_id));
       break;
     case "noisy":
       process.stderr.write(`reading ${req.job_id}\n`);
