@@ -8,7 +8,9 @@
 //!   caller was really shown, so nothing is lost and nothing still covered is sent again.
 //!
 //! Both are pure: all they remember is their [`Engine::State`], and they see a log only
-//! through [`source::LogSource`]. Files, the command line and the model live elsewhere.
+//! through [`source::LogSource`]. The crate's only I/O is [`source::file`] (positioned reads of
+//! a real log, and a trace event applied to one); the command line and the model live in
+//! their own crates.
 //!
 //! ```no_run
 //! use bgtail::source::open_log;

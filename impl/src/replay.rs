@@ -1,9 +1,11 @@
-//! Replaying a trace through an engine, and auditing every reply from its own text.
+//! Replaying a trace through an engine, and auditing every reply against the engine's claims.
 //!
-//! The audit is the replay's ground truth, kept apart from the engine's bookkeeping: it keeps
-//! the log's bytes itself, decides itself when a new generation began (the log no longer
-//! continues the bytes the last read saw, or another file sits at the path), checks that every
-//! line a reply claims stands in the reply's body, and counts deliveries, repeats and losses.
+//! The audit keeps the log's bytes itself and decides itself when a new generation began (the
+//! log no longer continues the bytes the last read saw, or another file sits at the path). It
+//! starts from what the engine claims it showed (`Reply::shown`) and what it believes shown
+//! (`Engine::believed_shown`): it checks that every claimed line stands in the reply's body
+//! (as a substring), and counts deliveries, repeats and losses from the claims. It does not
+//! parse the body, so a line the body carries but the engine does not claim goes uncounted.
 
 use crate::api::{Engine, Job, Reply};
 use crate::js::utf16_len;

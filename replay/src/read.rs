@@ -1,9 +1,10 @@
 //! `bgtail read`: one read of a real log, with the bookmark kept in a state file.
 //!
-//! The state file is only ever replaced whole: written to a temporary file beside it, synced,
-//! renamed over it, and the directory synced, all under an exclusive lock on `<state>.lock`,
-//! so that concurrent callers take turns (no two deliver the same line) and a crash leaves the
-//! old or the new bookmark, never a torn one. A state file that cannot be understood gives a
+//! The state file is only ever replaced whole: written to a temporary file beside it and
+//! renamed over it, under an exclusive lock on `<state>.lock`, so that concurrent callers take
+//! turns (no two deliver the same line) and a killed reader leaves the old or the new bookmark,
+//! never a torn one. Nothing is synced (see `store_state`): a power cut can lose the newest
+//! bookmark, which repeats lines and hides none. A state file that cannot be understood gives a
 //! warning and a fresh bookmark: lines may be shown again, none are hidden.
 
 use crate::EngineArg;

@@ -1,2 +1,3 @@
 //! The cross-crate suite lives in `tests/tests/`: the trace corpus through both engines as
-//! reviewed snapshots, and the `bgtail` command line end to end.
+//! reviewed snapshots. The `bgtail` command line's end-to-end tests live beside it, in
+//! `replay/tests/`, where cargo builds the binary for them.

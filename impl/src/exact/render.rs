@@ -33,7 +33,8 @@ struct Item {
     emission: Emission,
 }
 
-/// A run of candidates that are adjacent in the view: view indices `first..=last`.
+/// A run of candidates that are adjacent in the view: their view indices, ascending and
+/// consecutive.
 struct Run {
     lines: Vec<usize>,
 }
