@@ -29,15 +29,20 @@ pub struct Args {
     /// The job id (default: the log's file name without its extension).
     #[arg(long)]
     pub id: Option<String>,
+    /// How many lines to show (default 40); floored, at least 1.
     #[arg(long)]
     pub lines: Option<f64>,
+    /// The verbatim window: no ANSI stripping, folding or caps.
     #[arg(long)]
     pub raw: bool,
+    /// The view: how many bytes at the end of the log are searched (default 2 MiB, at most
+    /// 64 MiB + 4 KiB).
     #[arg(long)]
     pub bytes: Option<f64>,
     /// The job is still running: its last line may be partial.
     #[arg(long)]
     pub running: bool,
+    /// Which engine reads: exact, or shipped (pi-bgrun 0.7.1's behaviour).
     #[arg(long, value_enum, default_value = "exact")]
     pub engine: EngineArg,
     /// Print the reply and its facts as JSON.
