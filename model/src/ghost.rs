@@ -13,7 +13,7 @@ use bgtail::{Limits, Reply};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Ghost {
     /// Length and FNV-1a hash of the log's bytes at the last read (none before the first).
-    pub last_read: Option<(u16, u64)>,
+    pub last_read: Option<(u64, u64)>,
     /// Complete lines delivered, by index (bit i: line i).
     pub delivered: u64,
     /// Lines whose partial beginning was delivered, by index.
@@ -310,7 +310,7 @@ impl Ghost {
         }
         self.forgot |= v.forgot;
         self.settled = ctx.complete_count() as u8;
-        self.last_read = Some((bytes.len() as u16, fnv1a(bytes)));
+        self.last_read = Some((bytes.len() as u64, fnv1a(bytes)));
         if !forgot_before && !v.forgot && !ctx.raw {
             let unseen_above = above
                 .iter()

@@ -172,7 +172,7 @@ where
         verdicts,
         require_examples,
     };
-    (summary, TailModel { engine, config })
+    (summary, TailModel::new(engine, config))
 }
 
 /// Writes each discovery as a trace, taking the shortest path to it (a deterministic
