@@ -8,9 +8,9 @@
 //!   caller was really shown, so nothing is lost and nothing still covered is sent again.
 //!
 //! Both are pure: all they remember is their [`Engine::State`], and they see a log only
-//! through [`source::LogSource`]. The crate's only I/O is [`source::file`] (positioned reads of
-//! a real log, and a trace event applied to one); the command line and the model live in
-//! their own crates.
+//! through [`source::LogSource`]. The crate's I/O is [`source::file`] (positioned reads of a
+//! real log, and a trace event applied to one) and [`state_file`] (bookmarks kept in a file
+//! between calls); the command line and the model live in their own crates.
 //!
 //! ```no_run
 //! use bgtail::source::open_log;
@@ -34,6 +34,7 @@ pub mod protocol;
 pub mod replay;
 pub mod shipped;
 pub mod source;
+pub mod state_file;
 pub mod tail;
 pub mod trace;
 pub mod view;
