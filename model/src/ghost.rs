@@ -6,6 +6,7 @@
 //! bytes the last read saw), which lines a window holds, and which lines a reply carries.
 
 use crate::{line_text, partial_text, LineKind, Rendered};
+use bgtail::exact::fnv1a;
 use bgtail::js::{truncate_utf16, utf16_len};
 use bgtail::{Limits, Reply};
 
@@ -56,12 +57,6 @@ pub struct ReadContext<'a> {
     pub view: Option<u16>,
     pub lines_requested: usize,
     pub raw: bool,
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 fn bit(i: usize) -> u64 {
