@@ -156,40 +156,14 @@ impl StateFile {
 
     /// `Ok(None)`: no file yet.
     fn try_load<E: Engine>(&self, engine: &E) -> Result<Option<E::State>, Warning> {
-        let path = self.path.clone();
-        let bytes = match std::fs::read(&self.path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                let why = e.to_string();
-                return Err(Warning::Unreadable { path, why });
-            }
-        };
-        let value: serde_json::Value =
-            serde_json::from_slice(&bytes).map_err(|e| Warning::NotAStateFile {
-                path: path.clone(),
+        match std::fs::read(&self.path) {
+            Ok(bytes) => decode(engine, &self.path, &bytes).map(Some),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Warning::Unreadable {
+                path: self.path.clone(),
                 why: e.to_string(),
-            })?;
-        let found = value
-            .get("bgtail_state")
-            .and_then(serde_json::Value::as_u64);
-        if found != Some(u64::from(VERSION)) {
-            return Err(Warning::Version { path, found });
+            }),
         }
-        let not_ours = |e: serde_json::Error| Warning::NotAStateFile {
-            path: path.clone(),
-            why: e.to_string(),
-        };
-        // The engine first: another engine's state would not parse as this one's.
-        let envelope: Envelope<serde_json::Value> =
-            serde_json::from_value(value).map_err(not_ours)?;
-        if envelope.engine != engine.name() {
-            let engine = envelope.engine;
-            return Err(Warning::OtherEngine { path, engine });
-        }
-        serde_json::from_value(envelope.state)
-            .map(Some)
-            .map_err(not_ours)
     }
 
     /// Replaces the state file with `state`, whole: a temporary file in the same folder,
@@ -215,6 +189,33 @@ impl StateFile {
         tmp.persist(&self.path).map_err(|e| err(e.error))?;
         Ok(())
     }
+}
+
+/// A state file's bytes as `engine`'s state, or why they are not one (`path` names the file
+/// in the warning). The parsing step of [`StateFile::load`], for callers that keep the bytes
+/// elsewhere (and for the fuzzer).
+pub fn decode<E: Engine>(engine: &E, path: &Path, bytes: &[u8]) -> Result<E::State, Warning> {
+    let not_ours = |e: serde_json::Error| Warning::NotAStateFile {
+        path: path.to_owned(),
+        why: e.to_string(),
+    };
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(not_ours)?;
+    let found = value.get("bgtail_state").and_then(serde_json::Value::as_u64);
+    if found != Some(u64::from(VERSION)) {
+        return Err(Warning::Version {
+            path: path.to_owned(),
+            found,
+        });
+    }
+    // The engine first: another engine's state would not parse as this one's.
+    let envelope: Envelope<serde_json::Value> = serde_json::from_value(value).map_err(not_ours)?;
+    if envelope.engine != engine.name() {
+        return Err(Warning::OtherEngine {
+            path: path.to_owned(),
+            engine: envelope.engine,
+        });
+    }
+    serde_json::from_value(envelope.state).map_err(not_ours)
 }
 
 #[cfg(test)]
