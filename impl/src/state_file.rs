@@ -200,7 +200,9 @@ pub fn decode<E: Engine>(engine: &E, path: &Path, bytes: &[u8]) -> Result<E::Sta
         why: e.to_string(),
     };
     let value: serde_json::Value = serde_json::from_slice(bytes).map_err(not_ours)?;
-    let found = value.get("bgtail_state").and_then(serde_json::Value::as_u64);
+    let found = value
+        .get("bgtail_state")
+        .and_then(serde_json::Value::as_u64);
     if found != Some(u64::from(VERSION)) {
         return Err(Warning::Version {
             path: path.to_owned(),
