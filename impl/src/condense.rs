@@ -61,7 +61,7 @@ impl Style {
 
     /// A line's text with escapes stripped, as this style prints it before any cap or fold:
     /// the exact style also shows NUL bytes as U+2400 (␀), which upstream passes through.
-    fn clean(self, line: &str) -> (String, usize) {
+    pub(crate) fn clean(self, line: &str) -> (String, usize) {
         let (text, n) = strip_ansi(line, self.ansi());
         match self {
             Style::Exact if text.contains('\0') => (text.replace('\0', "\u{2400}"), n),

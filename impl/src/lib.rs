@@ -28,6 +28,7 @@ pub mod condense;
 pub mod exact;
 pub mod generate;
 pub mod js;
+pub mod judge;
 pub mod limits;
 pub mod pi_session;
 pub mod protocol;

@@ -1,8 +1,8 @@
 //! A stateright model of one job's log read by one agent, driving the **real** engines.
 //!
-//! The state is the log as a few line kinds, what the agent was really delivered (a ghost
-//! taken from each reply and checked against its text), the engine's bookmarks, and the
-//! verdicts on the last reply. Actions append, write and complete a partial line, read
+//! The state is the log as a few line kinds, what the agent was really delivered (the
+//! crate's one judge, [`bgtail::judge::Judge`], which reads each reply's text), the engine's
+//! bookmarks, and the verdict's flags on the last reply. Actions append, write and complete a partial line, read
 //! (condensed for each configured `lines`, and raw), change the view, truncate, rewrite in
 //! place, and finish the job. Each read calls the engine from the `bgtail` crate on the
 //! rendered bytes: there is no second copy of the read logic here.
@@ -12,17 +12,15 @@
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
 //! vacuously.
 
-mod ghost;
-
 use bgtail::source::SliceLog;
 use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::{Engine, ExactEngine, Job, Limits, Request, ShippedEngine};
-use ghost::{Ghost, Verdict};
+use bgtail::judge::{Dialect, Flags, Judge, ReadInput, Rules};
 use stateright::{Model, Property};
 use std::fmt::Debug;
 use std::hash::Hash;
 
-pub use ghost::Verdict as ReplyVerdict;
+pub use bgtail::judge::Flags as ReplyVerdict;
 
 /// The id and path every read uses.
 pub const JOB_ID: &str = "model-1-1";
@@ -215,7 +213,7 @@ impl ModelConfig {
     }
 }
 
-/// The model's state: the log, the ghost of what was delivered, the engine's bookmarks.
+/// The model's state: the log, what the judge knows was delivered, the engine's bookmarks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TailState<S> {
     /// Complete lines, oldest first.
@@ -231,9 +229,10 @@ pub struct TailState<S> {
     pub resets: u8,
     /// The engine's bookmarks.
     pub engine: S,
-    pub ghost: Ghost,
-    /// The verdicts on the last reply (cleared by every other action).
-    pub last: Verdict,
+    /// What the agent was delivered, as the judge read it from the replies.
+    pub judge: Judge,
+    /// The verdict's flags on the last reply (cleared by every other action).
+    pub last: Flags,
 }
 
 /// The model: an engine, and the bound.
@@ -242,19 +241,19 @@ pub struct TailModel<E> {
     pub config: ModelConfig,
 }
 
-/// The most lines a model's log may hold: the ghost keeps one bit per line in a `u64`.
+/// The most lines a model's log may hold: line texts are numbered by index, and a bound this
+/// size is already far past what a check can enumerate.
 pub const MAX_LINES: u8 = 64;
 
 impl<E> TailModel<E> {
     /// The model over `engine`.
     ///
     /// # Panics
-    /// When `config.max_lines` is over [`MAX_LINES`]: the ghost could not tell those lines
-    /// apart, so no check with such a bound would mean anything.
+    /// When `config.max_lines` is over [`MAX_LINES`].
     pub fn new(engine: E, config: ModelConfig) -> Self {
         assert!(
             config.max_lines <= MAX_LINES,
-            "max_lines {} is over {MAX_LINES}: the ghost keeps one bit per line",
+            "max_lines {} is over {MAX_LINES}",
             config.max_lines
         );
         TailModel { engine, config }
@@ -312,8 +311,8 @@ impl<S> TailState<S> {
             reads: 0,
             resets: 0,
             engine,
-            ghost: Ghost::default(),
-            last: Verdict::default(),
+            judge: Judge::default(),
+            last: Flags::default(),
         }
     }
 
@@ -406,7 +405,7 @@ where
 
     fn next_state(&self, last: &Self::State, action: Self::Action) -> Option<Self::State> {
         let mut s = last.clone();
-        s.last = Verdict::default();
+        s.last = Flags::default();
         match action {
             Action::Read(n) => self.read(&mut s, n, false),
             Action::RawRead(n) => self.read(&mut s, n, true),
@@ -442,7 +441,6 @@ where
     }
 
     fn within_boundary(&self, s: &Self::State) -> bool {
-        // `TailModel::new` holds `max_lines` to the ghost's 64 bits.
         let c = &self.config;
         s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
             && s.reads <= c.max_reads
@@ -451,7 +449,7 @@ where
 }
 
 impl<E: Engine> TailModel<E> {
-    /// One read through the real engine, judged by the ghost.
+    /// One read through the real engine, judged by the one judge from its text.
     fn read(&self, s: &mut TailState<E::State>, lines: u8, raw: bool) {
         s.reads += 1;
         let limits = &self.config.limits;
@@ -477,22 +475,30 @@ impl<E: Engine> TailModel<E> {
             .engine
             .read(&mut s.engine, job, &log, &request)
             .expect("the model's id is valid");
-        let believed = self.engine.believed_shown(&s.engine, job, &log);
-        s.last = s.ghost.judge(
-            &ghost::ReadContext {
-                limits,
-                rendered: &rendered,
-                lines: &s.lines,
-                partial: s.partial,
-                variant: s.variant,
-                running: s.running,
-                view: s.view,
-                lines_requested: lines as usize,
-                raw,
+        let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+        let verdict = s.judge.judge(
+            &self.rules(),
+            &ReadInput {
+                log: &rendered.bytes,
+                file: 0,
+                request: &request,
+                text: &reply.text,
+                shown: Some(&shown),
             },
-            &reply,
-            &believed,
         );
+        s.last = verdict.flags;
+    }
+
+    /// What the judge holds this model's engine to.
+    pub fn rules(&self) -> Rules {
+        let dialect = match self.engine.style() {
+            bgtail::condense::Style::Exact => Dialect::Exact,
+            bgtail::condense::Style::Upstream => Dialect::Upstream,
+        };
+        Rules {
+            dialect,
+            limits: self.config.limits.clone(),
+        }
     }
 }
 

@@ -1,0 +1,197 @@
+//! Which lines of the log a reply's body carries: every body line matched **exactly** to a
+//! line of the window (or the partial line), a fold to a run of equal lines, a marker to
+//! nothing; anything else is a line the log does not hold.
+//!
+//! Lines come in log order, so the body is matched newest first, each line to the newest
+//! window line below the last match that prints the same: one pass, with the window's lines
+//! indexed by what they print. Lines that print the same carry the same text to the agent, so
+//! which of them a body line stands for is chosen by the engine's own claim when it makes one
+//! (checked against the text), else the newest.
+
+use super::text::{Dialect, Marker};
+use super::truth::Truth;
+use super::{Anomaly, AnomalyKind, LineRef};
+use crate::condense::build_emissions;
+use crate::js::{truncate_utf16, utf16_len};
+use crate::limits::Limits;
+use std::collections::HashMap;
+
+/// The lines a body carries.
+#[derive(Debug, Default)]
+pub(crate) struct Aligned {
+    /// Complete lines, as indices into `Truth::spans`, ascending.
+    pub complete: Vec<usize>,
+    /// Whether the partial line was carried.
+    pub partial: bool,
+    /// Whether a body line was a fold of several lines.
+    pub folded: bool,
+}
+
+/// How each line of the window prints, indexed.
+struct Printed<'a> {
+    truth: &'a Truth,
+    /// What line `window_start + k` prints in a body of this kind (raw text, or emission).
+    printed: Vec<String>,
+    /// Its text with escapes stripped (what a fold repeats).
+    clean: Vec<String>,
+    /// How many lines ending at `window_start + k` print the same clean text.
+    run: Vec<usize>,
+    by_printed: HashMap<String, Vec<usize>>,
+    by_clean: HashMap<String, Vec<usize>>,
+}
+
+impl<'a> Printed<'a> {
+    fn new(truth: &'a Truth, dialect: Dialect, limits: &Limits, raw: bool) -> Self {
+        let style = dialect.style();
+        let (mut printed, mut clean, mut run) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut by_printed, mut by_clean) = (HashMap::new(), HashMap::new());
+        for (k, text) in truth.texts.iter().enumerate() {
+            let i = truth.window_start + k;
+            let c = style.clean(text).0;
+            let p = if raw {
+                text.clone()
+            } else {
+                build_emissions(&[text], limits, style).list[0].text.clone()
+            };
+            let same = k > 0 && clean[k - 1] == c && Some(i) != truth.partial();
+            run.push(if same { run[k - 1] + 1 } else { 1 });
+            by_printed.entry(p.clone()).or_insert_with(Vec::new).push(i);
+            by_clean.entry(c.clone()).or_insert_with(Vec::new).push(i);
+            printed.push(p);
+            clean.push(c);
+        }
+        Printed {
+            truth,
+            printed,
+            clean,
+            run,
+            by_printed,
+            by_clean,
+        }
+    }
+
+    fn run_at(&self, i: usize) -> usize {
+        self.run[i - self.truth.window_start]
+    }
+
+    /// The newest of `candidates` below `cursor` (a complete line) that `fits`, preferring
+    /// one the engine claims.
+    fn newest_below(
+        &self,
+        candidates: Option<&Vec<usize>>,
+        cursor: usize,
+        claimed: &[bool],
+        fits: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
+        let list = candidates?;
+        let below = &list[..list.partition_point(|&i| i < cursor.min(self.truth.complete))];
+        let mut fitting = below.iter().rev().copied().filter(|&i| fits(i));
+        let first = fitting.next()?;
+        if claimed.is_empty() || claimed[first] {
+            return Some(first);
+        }
+        Some(fitting.find(|&i| claimed[i]).unwrap_or(first))
+    }
+
+    /// A fold `X  [xN]`: the newest run of `N` equal lines below `cursor` printing `X`.
+    fn fold(&self, line: &str, dialect: Dialect, cursor: usize, claimed: &[bool]) -> Option<(usize, usize)> {
+        let (head, count) = line.strip_suffix(']')?.rsplit_once("  [x")?;
+        let n: usize = count.parse().ok().filter(|&n| n >= 2)?;
+        let key_map = match dialect {
+            Dialect::Exact => &self.by_printed,
+            Dialect::Upstream => &self.by_clean,
+        };
+        let end = self.newest_below(key_map.get(head), cursor, claimed, |i| self.run_at(i) >= n)?;
+        Some((end + 1 - n, end))
+    }
+
+    /// Upstream caps a fold after adding its count, so a long folded line prints as
+    /// `cut(X  [xN]) …[+M chars]`: the newest run below `cursor` that prints exactly that.
+    fn capped_fold(&self, line: &str, limits: &Limits, cursor: usize) -> Option<(usize, usize)> {
+        let (prefix, rest) = line.rsplit_once(" …[+")?;
+        let more: usize = rest.strip_suffix(" chars]")?.parse().ok()?;
+        let base = self.truth.window_start;
+        (base..cursor.min(self.truth.complete)).rev().find_map(|end| {
+            let c = &self.clean[end - base];
+            (3..=self.run_at(end)).rev().find_map(|n| {
+                let full = format!("{c}  [x{n}]");
+                let units = utf16_len(&full);
+                (units > limits.line_cap
+                    && units - limits.line_cap == more
+                    && truncate_utf16(&full, limits.line_cap) == prefix)
+                    .then_some((end + 1 - n, end))
+            })
+        })
+    }
+}
+
+/// Matches `body` (newest last) to the window of `truth`. `claimed[i]` says whether the
+/// engine claims line `i` (empty: it makes no claims). Lines the log does not hold become
+/// anomalies; so does a gap marker whose count is not the number of lines it stands for.
+pub(crate) fn align(
+    truth: &Truth,
+    body: &[&str],
+    dialect: Dialect,
+    limits: &Limits,
+    raw: bool,
+    claimed: &[bool],
+    anomalies: &mut Vec<Anomaly>,
+) -> Aligned {
+    let printed = Printed::new(truth, dialect, limits, raw);
+    let mut out = Aligned::default();
+    let mut lines = body;
+    if let (Some(p), Some((last, rest))) = (truth.partial(), body.split_last()) {
+        if printed.printed[p - truth.window_start] == *last {
+            out.partial = true;
+            lines = rest;
+        }
+    }
+    let mut cursor = truth.complete;
+    // A gap marker waiting for the older line below it: its count, and the newer line's index.
+    let mut gap: Option<(u64, usize)> = None;
+    for &line in lines.iter().rev() {
+        if let Some(marker) = dialect.marker(line) {
+            if let Marker::Gap(n) = marker {
+                gap = Some((n, cursor));
+            }
+            continue;
+        }
+        let plain = printed.newest_below(printed.by_printed.get(line), cursor, claimed, |_| true);
+        let found = plain
+            .map(|i| (i, i))
+            .or_else(|| {
+                (!raw)
+                    .then(|| printed.fold(line, dialect, cursor, claimed))
+                    .flatten()
+            })
+            .or_else(|| match dialect {
+                Dialect::Upstream if !raw => printed.capped_fold(line, limits, cursor),
+                _ => None,
+            });
+        let Some((first, last)) = found else {
+            anomalies.push(Anomaly::new(
+                AnomalyKind::UntrueLine,
+                None,
+                "every line of the body a line of the window, or a marker",
+                format!("{line:?}"),
+            ));
+            continue;
+        };
+        out.folded |= first != last;
+        if let Some((n, newer)) = gap.take() {
+            let between = (newer - last - 1) as u64;
+            if between != n {
+                anomalies.push(Anomaly::new(
+                    AnomalyKind::DishonestCount,
+                    Some(LineRef::of(truth, last)),
+                    format!("{between} lines between the runs around the marker"),
+                    format!("{line:?} after a marker of {n}"),
+                ));
+            }
+        }
+        out.complete.extend((first..=last).rev());
+        cursor = first;
+    }
+    out.complete.reverse();
+    out
+}

@@ -1,0 +1,545 @@
+//! The one judge of the contract (`design/exact-engine.md`): every reply of any engine —
+//! compiled in, or in another process — judged from its **text** and the log the harness
+//! wrote, never from the engine's own books.
+//!
+//! The model's ghost, the replay audit and the contract proptest all call [`Judge::judge`]
+//! once per read. The judge keeps what the agent was really delivered in the current
+//! generation (decided by the judge itself: the log no longer continues the bytes the last
+//! read saw, or another file sits at the path), matches every body line **exactly** to a line
+//! of the window (see `align`), and reads the numbers the header and notes state (see
+//! `text`). An engine that reports the byte ranges it showed has them checked against the
+//! text; they only choose between lines that print the same.
+//!
+//! What each guarantee means from the text alone:
+//! - **nothing lost**: a condensed read whose window holds lines never delivered carries none
+//!   of them and does not say the budget left any out — the agent is told there is nothing
+//!   more, so those lines are hidden. (An engine that counts a line as shown without showing
+//!   it is caught by the next read of a window holding the line.)
+//! - **progress**: a condensed read whose window holds a line never delivered carries the
+//!   newest such line (once coverage was forgotten, at least one line).
+//! - **repeats bounded**: a condensed read carries no line delivered before in this
+//!   generation, unless the engine said it forgot coverage.
+//! - **honest counts**: every number the text states is the truth, the reset is reported
+//!   exactly when a new generation began, every body line is a line of the window or a
+//!   documented marker, and the engine's claimed ranges are what the text carries.
+//! - **bounded output**: a condensed body fits the budget.
+//!
+//! Linear in the log and the reply: one scan of the view, one hash of the log, one pass over
+//! the body with the window indexed by what each line prints.
+
+mod align;
+mod text;
+mod truth;
+
+pub use text::Dialect;
+
+use crate::api::Request;
+use crate::exact::fnv1a;
+use crate::js::{truncate_utf16, utf16_len};
+use crate::limits::Limits;
+use align::{align, Aligned};
+use serde::Serialize;
+use text::{Claimed, Parsed};
+use truth::Truth;
+
+/// What the judge holds an engine to: its text format and its limits.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub dialect: Dialect,
+    /// The engine's limits: the budget, the per-line cap, the fold threshold, the default view
+    /// and `lines`.
+    pub limits: Limits,
+}
+
+/// One read, as the harness saw it: the log it wrote, the request, and the reply's text.
+#[derive(Clone, Copy, Debug)]
+pub struct ReadInput<'a> {
+    /// The log's bytes when the read was answered.
+    pub log: &'a [u8],
+    /// Which file sits at the path: the harness changes it whenever another file (or none)
+    /// comes to sit there, or the id resolves to another path.
+    pub file: u64,
+    pub request: &'a Request,
+    /// The reply's text, exactly as the agent sees it.
+    pub text: &'a str,
+    /// The `(offset, end)` byte ranges the engine says the text carries, when it says.
+    pub shown: Option<&'a [(u64, u64)]>,
+}
+
+/// Which guarantee an anomaly breaks, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum AnomalyKind {
+    /// Lines never delivered are hidden: the reply carries none and says none was left out.
+    Lost,
+    /// The newest line of the window never delivered did not come.
+    Stalled,
+    /// A condensed read carried a line delivered before in this generation.
+    Repeated,
+    /// A number in the header or notes is not the truth.
+    DishonestCount,
+    /// A body line is neither a line of the window nor a documented marker.
+    UntrueLine,
+    /// A byte range the engine claims is not what its text carries.
+    FalseClaim,
+    /// A reset was reported without a new generation, or a new generation went unreported.
+    WrongReset,
+    /// The condensed body is longer than the budget allows.
+    OverBudget,
+}
+
+impl AnomalyKind {
+    /// The model's property this anomaly breaks.
+    pub fn property(self) -> &'static str {
+        match self {
+            AnomalyKind::Lost => "nothing lost",
+            AnomalyKind::Stalled => "progress",
+            AnomalyKind::Repeated => "repeats bounded",
+            AnomalyKind::DishonestCount
+            | AnomalyKind::UntrueLine
+            | AnomalyKind::FalseClaim
+            | AnomalyKind::WrongReset => "honest counts",
+            AnomalyKind::OverBudget => "bounded output",
+        }
+    }
+}
+
+/// A line of the log an anomaly is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineRef {
+    /// Its 1-based number among the view's content lines.
+    pub number: u64,
+    /// Where it starts and ends in the log.
+    pub offset: u64,
+    pub end: u64,
+    /// Its text (at most 80 UTF-16 units), when it lies in the window.
+    pub text: Option<String>,
+}
+
+impl LineRef {
+    fn of(truth: &Truth, i: usize) -> LineRef {
+        let (offset, end) = truth.spans[i];
+        LineRef {
+            number: i as u64 + 1,
+            offset,
+            end,
+            text: (i >= truth.window_start).then(|| truncate_utf16(truth.text(i), 80)),
+        }
+    }
+}
+
+/// One thing wrong with a reply: the guarantee, the line, what was expected, what was said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Anomaly {
+    pub kind: AnomalyKind,
+    pub line: Option<LineRef>,
+    pub expected: String,
+    pub said: String,
+}
+
+impl Anomaly {
+    fn new(
+        kind: AnomalyKind,
+        line: Option<LineRef>,
+        expected: impl Into<String>,
+        said: impl Into<String>,
+    ) -> Self {
+        Anomaly {
+            kind,
+            line,
+            expected: expected.into(),
+            said: said.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Anomaly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.kind)?;
+        if let Some(l) = &self.line {
+            write!(f, " at line {} (bytes {}..{}", l.number, l.offset, l.end)?;
+            match &l.text {
+                Some(t) => write!(f, ", {t:?})")?,
+                None => write!(f, ")")?,
+            }
+        }
+        write!(f, ": expected {}; the reply said {}", self.expected, self.said)
+    }
+}
+
+/// The verdict's flags: which guarantee broke, and which interesting paths the reply took (so
+/// that a model can ask that they are reached). Small and `Copy`, for a model's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Flags {
+    pub lost: bool,
+    pub stalled: bool,
+    pub repeated: bool,
+    pub dishonest: bool,
+    pub over_budget: bool,
+    /// A continuing read carried a line that was in the log at the last read, never delivered.
+    pub earlier_returned: bool,
+    /// A condensed read left a never-delivered window line out.
+    pub left_out: bool,
+    /// The reply says the bookmark started over.
+    pub reset_reported: bool,
+    /// A line whose partial beginning was delivered came complete.
+    pub partial_completed: bool,
+    /// The reply says coverage was forgotten.
+    pub forgot: bool,
+    /// A body line stood for a folded run.
+    pub folded: bool,
+}
+
+/// The judge's verdict on one reply.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    pub flags: Flags,
+    pub anomalies: Vec<Anomaly>,
+    /// The complete lines the reply carried, `(offset, end)`, in log order.
+    pub delivered: Vec<(u64, u64)>,
+    /// Of those, the ones a condensed read delivered again (not counting after a forget).
+    pub repeated: Vec<(u64, u64)>,
+    /// Lines a `Lost` anomaly hid.
+    pub hidden: Vec<(u64, u64)>,
+    /// Whether this read found a new generation.
+    pub new_generation: bool,
+}
+
+impl Verdict {
+    fn push(&mut self, anomaly: Anomaly) {
+        let f = &mut self.flags;
+        match anomaly.kind {
+            AnomalyKind::Lost => f.lost = true,
+            AnomalyKind::Stalled => f.stalled = true,
+            AnomalyKind::Repeated => f.repeated = true,
+            AnomalyKind::OverBudget => f.over_budget = true,
+            _ => f.dishonest = true,
+        }
+        self.anomalies.push(anomaly);
+    }
+}
+
+/// What the last read saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct LastRead {
+    len: u64,
+    /// FNV-1a of the log's bytes.
+    hash: u64,
+    file: u64,
+    /// Where its complete lines ended: lines ending past this are new.
+    settled: u64,
+}
+
+/// What the agent was delivered: the judge's whole state, small enough for a model's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Judge {
+    /// None before the first read that looked at the log.
+    last: Option<LastRead>,
+    /// Complete lines `(offset, end)` delivered in the current generation, sorted.
+    delivered: Vec<(u64, u64)>,
+    /// Start offsets of partial lines delivered in the current generation, sorted.
+    partial_delivered: Vec<u64>,
+    /// Whether the engine said it forgot coverage in this generation (repeats allowed after).
+    forgot: bool,
+}
+
+/// The reply's text in a few words, for an anomaly's "said".
+fn summary(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("");
+    format!("{:?}", truncate_utf16(first, 100))
+}
+
+/// `item` into the sorted `list`, once.
+fn insert_sorted<T: Ord + Copy>(list: &mut Vec<T>, item: T) {
+    if let Err(at) = list.binary_search(&item) {
+        list.insert(at, item);
+    }
+}
+
+impl Judge {
+    /// Whether line `span` was delivered in this generation before.
+    fn was_delivered(&self, span: (u64, u64)) -> bool {
+        self.delivered.binary_search(&span).is_ok()
+    }
+
+    /// Judges one reply to a read that looked at the log (not a refusal, an error, or a read
+    /// the running-job gate held back), and records what it delivered.
+    pub fn judge(&mut self, rules: &Rules, input: &ReadInput<'_>) -> Verdict {
+        let truth = Truth::of(input.log, input.request, &rules.limits);
+        let mut v = Verdict::default();
+        let first = self.last.is_none();
+        v.new_generation = self.begins_generation(input);
+        if v.new_generation {
+            *self = Judge {
+                last: self.last,
+                ..Judge::default()
+            };
+        }
+        let raw = input.request.raw;
+        let parsed = Parsed::of(input.text, rules.dialect, raw);
+        let claimed = Claimed::of(&parsed, rules.dialect);
+        let claims = self.claims(&truth, input, &mut v);
+        let aligned = align(
+            &truth,
+            &parsed.body,
+            rules.dialect,
+            &rules.limits,
+            raw,
+            &claims,
+            &mut v.anomalies,
+        );
+        check_claims(&truth, &claims, &aligned, &mut v);
+        v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
+        v.flags.folded = aligned.folded;
+        v.flags.reset_reported = claimed.reset;
+        v.flags.forgot = claimed.forgot;
+        if !first && claimed.reset != v.new_generation {
+            v.push(Anomaly::new(
+                AnomalyKind::WrongReset,
+                None,
+                if v.new_generation {
+                    "a reset reported (the log no longer continues what the last read saw)"
+                } else {
+                    "no reset (the log continues what the last read saw)"
+                },
+                summary(input.text),
+            ));
+        }
+        if !raw {
+            self.judge_condensed(rules, &truth, &parsed, &claimed, &aligned, input, &mut v);
+        }
+        self.judge_counts(&truth, &claimed, &aligned, first || v.new_generation, &mut v);
+        v.flags.partial_completed = self.completes_partial(&v.delivered);
+        self.record(&truth, &aligned, &claimed, input);
+        // Anomalies found while matching set their flags too.
+        let found: Vec<Anomaly> = v.anomalies.drain(..).collect();
+        for a in found {
+            v.push(a);
+        }
+        v
+    }
+
+    /// Whether the log no longer continues the bytes the last read saw.
+    fn begins_generation(&self, input: &ReadInput<'_>) -> bool {
+        self.last.is_some_and(|l| {
+            l.file != input.file
+                || (input.log.len() as u64) < l.len
+                || fnv1a(&input.log[..l.len as usize]) != l.hash
+        })
+    }
+
+    /// The engine's claimed ranges as a flag per line of `truth` (empty: no claims).
+    fn claims(&self, truth: &Truth, input: &ReadInput<'_>, v: &mut Verdict) -> Vec<bool> {
+        let Some(shown) = input.shown else {
+            return Vec::new();
+        };
+        let mut claims = vec![false; truth.spans.len()];
+        for &(offset, end) in shown {
+            match truth.find(offset, end) {
+                Some(i) => claims[i] = true,
+                None => v.anomalies.push(Anomaly::new(
+                    AnomalyKind::FalseClaim,
+                    None,
+                    "every claimed range a content line of the window",
+                    format!("bytes {offset}..{end}"),
+                )),
+            }
+        }
+        claims
+    }
+}
+
+/// The engine's claims against what its text carries: both ways.
+fn check_claims(truth: &Truth, claims: &[bool], aligned: &Aligned, v: &mut Verdict) {
+    if claims.is_empty() {
+        return;
+    }
+    let mut carried = vec![false; truth.spans.len()];
+    for &i in &aligned.complete {
+        carried[i] = true;
+    }
+    if let Some(p) = truth.partial() {
+        carried[p] = aligned.partial;
+    }
+    for (i, (&claim, &carry)) in claims.iter().zip(&carried).enumerate() {
+        if claim != carry {
+            v.anomalies.push(Anomaly::new(
+                AnomalyKind::FalseClaim,
+                Some(LineRef::of(truth, i)),
+                if carry {
+                    "a claim for every line the text carries"
+                } else {
+                    "every claimed line carried by the text"
+                },
+                if carry {
+                    "the line, without claiming it"
+                } else {
+                    "a claim for it, without the line"
+                },
+            ));
+        }
+    }
+}
+
+impl Judge {
+    /// The guarantees only condensed reads give: nothing lost, progress, repeats bounded,
+    /// bounded output; and the paths they took.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_condensed(
+        &self,
+        rules: &Rules,
+        truth: &Truth,
+        parsed: &Parsed<'_>,
+        claimed: &Claimed,
+        aligned: &Aligned,
+        input: &ReadInput<'_>,
+        v: &mut Verdict,
+    ) {
+        let carried = |i: usize| aligned.complete.binary_search(&i).is_ok();
+        let undelivered: Vec<usize> = (truth.window_start..truth.complete)
+            .filter(|&i| !self.was_delivered(truth.spans[i]))
+            .collect();
+        v.flags.left_out = undelivered.iter().any(|&i| !carried(i));
+        if let Some(&newest) = undelivered.last() {
+            let none_carried = !undelivered.iter().any(|&i| carried(i));
+            if none_carried && claimed.left_out.unwrap_or(0) == 0 {
+                v.hidden = undelivered.iter().map(|&i| truth.spans[i]).collect();
+                v.push(Anomaly::new(
+                    AnomalyKind::Lost,
+                    Some(LineRef::of(truth, newest)),
+                    format!(
+                        "{} never-delivered window lines carried, or said to be left out",
+                        undelivered.len()
+                    ),
+                    summary(input.text),
+                ));
+            }
+            let stalled = if self.forgot {
+                aligned.complete.is_empty()
+            } else {
+                !carried(newest)
+            };
+            if stalled {
+                v.push(Anomaly::new(
+                    AnomalyKind::Stalled,
+                    Some(LineRef::of(truth, newest)),
+                    "the newest never-delivered window line carried",
+                    summary(input.text),
+                ));
+            }
+        }
+        if !self.forgot {
+            v.repeated = v
+                .delivered
+                .iter()
+                .copied()
+                .filter(|&s| self.was_delivered(s))
+                .collect();
+            if let Some(&(offset, _)) = v.repeated.first() {
+                let i = truth.spans.binary_search_by_key(&offset, |s| s.0).ok();
+                v.push(Anomaly::new(
+                    AnomalyKind::Repeated,
+                    i.map(|i| LineRef::of(truth, i)),
+                    "no line delivered before in this generation",
+                    format!("{} such lines", v.repeated.len()),
+                ));
+            }
+        }
+        let body_units = utf16_len(&parsed.body.join("\n"));
+        if !parsed.body.is_empty() && body_units + 1 > rules.limits.text_budget {
+            v.push(Anomaly::new(
+                AnomalyKind::OverBudget,
+                None,
+                format!("a body of at most {} units", rules.limits.text_budget - 1),
+                format!("{body_units} units"),
+            ));
+        }
+        let settled = self.last.map_or(0, |l| l.settled);
+        v.flags.earlier_returned = !v.new_generation
+            && self.last.is_some()
+            && v.delivered
+                .iter()
+                .any(|&s| s.1 <= settled && !self.was_delivered(s));
+    }
+}
+
+impl Judge {
+    /// Honest counts: each number the text states against the truth. `fresh` says the read
+    /// began a generation (or was the first), where nothing is new or earlier.
+    fn judge_counts(
+        &self,
+        truth: &Truth,
+        claimed: &Claimed,
+        aligned: &Aligned,
+        fresh: bool,
+        v: &mut Verdict,
+    ) {
+        let settled = self.last.map_or(0, |l| l.settled);
+        let is_new = |i: usize| truth.spans[i].1 > settled;
+        let shown = aligned.complete.len() as u64;
+        let new_shown = aligned.complete.iter().filter(|&&i| is_new(i)).count() as u64;
+        let new_lines = (0..truth.complete).filter(|&i| is_new(i)).count() as u64;
+        let after = |span: (u64, u64)| self.was_delivered(span) || v.delivered.contains(&span);
+        let undelivered_left = (truth.window_start..truth.complete)
+            .filter(|&i| !self.was_delivered(truth.spans[i]))
+            .filter(|i| aligned.complete.binary_search(i).is_err())
+            .count() as u64;
+        let unseen_above = (0..truth.window_start)
+            .filter(|&i| !after(truth.spans[i]))
+            .count() as u64;
+        let trusted = !self.forgot && !claimed.forgot;
+        let mut checks: Vec<(&str, Option<u64>, u64, bool)> = vec![
+            ("the log's line count", claimed.total, truth.complete as u64, true),
+            ("lines shown", claimed.shown, shown, true),
+            ("new lines", claimed.new_lines, new_lines, !fresh),
+            ("new lines shown", claimed.new_shown, new_shown, !fresh),
+            ("earlier lines shown", claimed.earlier_shown, shown - new_shown, !fresh),
+            ("lines left out", claimed.left_out, undelivered_left, trusted),
+            ("lines above never shown", claimed.unseen_above, unseen_above, trusted),
+        ];
+        checks.retain(|c| c.3);
+        for (what, said, truth_n, _) in checks {
+            if let Some(said) = said.filter(|&s| s != truth_n) {
+                v.push(Anomaly::new(
+                    AnomalyKind::DishonestCount,
+                    None,
+                    format!("{what}: {truth_n}"),
+                    format!("{said}"),
+                ));
+            }
+        }
+        if claimed.shown == Some(0) && claimed.total.is_none() {
+            v.push(Anomaly::new(
+                AnomalyKind::DishonestCount,
+                None,
+                format!("the log's line count ({}) on a reply with nothing new", truth.complete),
+                "none",
+            ));
+        }
+    }
+
+    /// Records what the reply delivered and what the log was.
+    fn record(&mut self, truth: &Truth, aligned: &Aligned, claimed: &Claimed, input: &ReadInput<'_>) {
+        for &i in &aligned.complete {
+            insert_sorted(&mut self.delivered, truth.spans[i]);
+        }
+        if let (true, Some(p)) = (aligned.partial, truth.partial()) {
+            insert_sorted(&mut self.partial_delivered, truth.spans[p].0);
+        }
+        self.forgot |= claimed.forgot;
+        self.last = Some(LastRead {
+            len: truth.len,
+            hash: fnv1a(input.log),
+            file: input.file,
+            settled: truth.settled,
+        });
+    }
+
+    /// Whether the reply completed a line whose partial beginning was delivered before.
+    fn completes_partial(&self, delivered: &[(u64, u64)]) -> bool {
+        delivered
+            .iter()
+            .any(|s| self.partial_delivered.binary_search(&s.0).is_ok())
+    }
+}

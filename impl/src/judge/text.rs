@@ -1,0 +1,396 @@
+//! A reply's text, taken apart: which line is the header, which lines are the body, which
+//! paragraphs are notes, and the numbers the header and notes state.
+//!
+//! The judge knows two text formats ([`Dialect`]); an engine says which one it writes. Only
+//! the markers a format documents are recognised: anything else in the body must be a line of
+//! the log, or the judge reports it.
+
+use crate::condense::Style;
+
+/// The text format of an engine's replies: how the judge tells a header, a note and a gap
+/// marker from a line of the log, and where it reads the numbers a reply states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// This crate's exact engine (`bgtail-exact-1`): a header on every condensed reply,
+    /// `… N lines already shown …` between runs, notes counting what was left out.
+    Exact,
+    /// pi-bgrun 0.7's (`pi-bgrun-0.7`): no header on a first read, `+N new lines since last
+    /// read — log at T lines` on a delta, a widening's `showing the k earlier lines`.
+    Upstream,
+}
+
+impl Dialect {
+    /// The name an engine gives in the protocol's `init_ok` (`text_format`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Exact => "bgtail-exact-1",
+            Dialect::Upstream => "pi-bgrun-0.7",
+        }
+    }
+
+    /// The dialect a `text_format` names.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        [Dialect::Exact, Dialect::Upstream]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+
+    /// How this format builds a line's emission (ANSI stripping, fold and cap order).
+    pub fn style(self) -> Style {
+        match self {
+            Dialect::Exact => Style::Exact,
+            Dialect::Upstream => Style::Upstream,
+        }
+    }
+
+    fn is_header(self, line: &str) -> bool {
+        match self {
+            // Every condensed reply of the exact engine that carries lines opens with one.
+            Dialect::Exact => true,
+            Dialect::Upstream => {
+                (line.starts_with('+') && line.contains(" since last read — log at "))
+                    || line.starts_with("no new lines since last read — showing the ")
+                    || line.ends_with(" — showing full tail")
+            }
+        }
+    }
+
+    /// A reply that is one status line and no body ("nothing new", "empty log").
+    fn is_status(self, main: &str) -> bool {
+        !main.contains('\n')
+            && match self {
+                Dialect::Exact => {
+                    main.ends_with(')')
+                        && (main.contains("(no new lines — ") || main.contains("(empty log — "))
+                }
+                Dialect::Upstream => main.starts_with("(no new lines since last read — log at "),
+            }
+    }
+
+    /// A body line that stands for no line of the log.
+    pub(crate) fn marker(self, line: &str) -> Option<Marker> {
+        if line == "(empty log)" {
+            return Some(Marker::Empty);
+        }
+        match self {
+            Dialect::Exact => {
+                let rest = line.strip_prefix("… ")?.strip_suffix(" already shown …")?;
+                let n = rest
+                    .strip_suffix(" lines")
+                    .or_else(|| rest.strip_suffix(" line"))?;
+                n.parse().ok().map(Marker::Gap)
+            }
+            Dialect::Upstream => None,
+        }
+    }
+}
+
+/// A body line that is not a line of the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Marker {
+    /// This many content lines, all shown before, lie between the lines around it.
+    Gap(u64),
+    /// The log has no content line.
+    Empty,
+}
+
+/// A reply's text, taken apart.
+#[derive(Debug, Default)]
+pub(crate) struct Parsed<'a> {
+    pub header: Option<&'a str>,
+    /// The single status line of a reply without a body.
+    pub status: Option<&'a str>,
+    pub body: Vec<&'a str>,
+    /// Each parenthesised paragraph after the body, without its parentheses.
+    pub notes: Vec<&'a str>,
+}
+
+impl<'a> Parsed<'a> {
+    /// Takes `text` apart. Notes are the paragraphs after a blank line that are wrapped in
+    /// parentheses; a body has no blank line of its own, except where a line of the log was
+    /// made only of escape sequences, and such a paragraph is not parenthesised.
+    pub fn of(text: &'a str, dialect: Dialect, raw: bool) -> Parsed<'a> {
+        let mut main_end = text.len();
+        let mut notes = Vec::new();
+        let mut rest = text;
+        let mut offset = 0;
+        while let Some(at) = rest.find("\n\n") {
+            let para_start = offset + at + 2;
+            let para_end = text[para_start..]
+                .find("\n\n")
+                .map_or(text.len(), |e| para_start + e);
+            let para = &text[para_start..para_end];
+            if let Some(inner) = para.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
+                if notes.is_empty() {
+                    main_end = offset + at;
+                }
+                notes.push(inner);
+            } else if !notes.is_empty() {
+                // Text after the notes that is not a note: keep it where the judge sees it.
+                notes.push(para);
+            }
+            offset = para_start;
+            rest = &text[para_start..];
+        }
+        let main = &text[..main_end];
+        let mut parsed = Parsed {
+            notes,
+            ..Parsed::default()
+        };
+        if !raw && dialect.is_status(main) {
+            parsed.status = Some(main);
+            return parsed;
+        }
+        let mut lines = main.split('\n');
+        if !raw && !main.is_empty() {
+            let first = lines.clone().next().unwrap_or_default();
+            if dialect.is_header(first) {
+                parsed.header = lines.next();
+            }
+        }
+        if !main.is_empty() || parsed.header.is_some() {
+            parsed.body = lines.collect();
+        }
+        parsed
+    }
+}
+
+/// The numbers a reply states, each `None` when the text does not state it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Claimed {
+    /// Content lines of the view ("log at T lines", "T lines in view").
+    pub total: Option<u64>,
+    /// Content lines appended since the last read.
+    pub new_lines: Option<u64>,
+    /// Of the lines shown, those appended since the last read.
+    pub new_shown: Option<u64>,
+    /// Of the lines shown, those already in the log at the last read.
+    pub earlier_shown: Option<u64>,
+    /// Complete lines shown.
+    pub shown: Option<u64>,
+    /// Window lines never shown that the budget left out.
+    pub left_out: Option<u64>,
+    /// Lines above the window never shown.
+    pub unseen_above: Option<u64>,
+    /// The reply says the bookmark started over.
+    pub reset: bool,
+    /// The reply says the bookmark forgot shown lines (they may come again).
+    pub forgot: bool,
+}
+
+/// The first unsigned number at the start of `s`, and what follows it.
+fn leading_number(s: &str) -> Option<(u64, &str)> {
+    let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let n = s[..digits].parse().ok()?;
+    Some((n, &s[digits..]))
+}
+
+/// The number just before `word` in `s` (`"log at 13 lines"`, `"13 lines"` → 13).
+fn number_before(s: &str, word: &str) -> Option<u64> {
+    let at = s.find(word)?;
+    let head = s[..at].trim_end();
+    let start = head
+        .rfind(|c: char| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    head[start..].parse().ok()
+}
+
+impl Claimed {
+    /// What `parsed` states, read by `dialect`'s rules.
+    pub fn of(parsed: &Parsed<'_>, dialect: Dialect) -> Claimed {
+        let mut c = Claimed::default();
+        match dialect {
+            Dialect::Exact => c.read_exact(parsed),
+            Dialect::Upstream => c.read_upstream(parsed),
+        }
+        c
+    }
+
+    fn read_exact(&mut self, parsed: &Parsed<'_>) {
+        for note in &parsed.notes {
+            for part in note.split("; ") {
+                self.read_exact_note(part);
+            }
+        }
+        if let Some(status) = parsed.status {
+            let status = self.strip_exact_prefix(status);
+            let inner = status.trim_start_matches('(').trim_end_matches(')');
+            let mut parts = inner.split("; ");
+            let log_words = parts.next().unwrap_or_default();
+            self.total = exact_total(log_words.split(" — ").nth(1).unwrap_or_default());
+            self.unseen_above = Some(0);
+            for part in parts {
+                if let Some(u) = number_before(part, " earlier line") {
+                    self.unseen_above = Some(u);
+                }
+            }
+            self.shown = Some(0);
+            return;
+        }
+        let Some(header) = parsed.header else {
+            return;
+        };
+        let first = header.starts_with("first read: ");
+        let header = self.strip_exact_prefix(header);
+        let continuing = !first && !self.reset;
+        let (what, log_words) = header.rsplit_once(" — ").unwrap_or((header, ""));
+        self.total = exact_total(log_words);
+        self.left_out.get_or_insert(0);
+        if continuing {
+            self.new_shown = Some(0);
+            self.earlier_shown = Some(0);
+        }
+        for part in what.split(", ") {
+            if let Some(rest) = part.strip_prefix('+') {
+                let (k, rest) = leading_number(rest).unwrap_or((0, rest));
+                self.new_shown = Some(k);
+                self.new_lines = match rest.strip_prefix(" of ") {
+                    Some(of) => leading_number(of).map(|(n, _)| n),
+                    None => Some(k),
+                };
+            } else if part.contains(" earlier line") {
+                self.earlier_shown = number_before(part, " earlier line");
+            } else if !continuing {
+                if let Some((n, _)) = leading_number(part) {
+                    self.shown = Some(n);
+                }
+            }
+        }
+    }
+
+    /// A header or status without its "first read: " or reset prefix (noting the reset).
+    fn strip_exact_prefix<'a>(&mut self, line: &'a str) -> &'a str {
+        if let Some(rest) = line.strip_prefix("first read: ") {
+            return rest;
+        }
+        match line.split_once(", so the bookmark starts over: ") {
+            Some((_, rest)) => {
+                self.reset = true;
+                rest
+            }
+            None => line,
+        }
+    }
+
+    fn read_exact_note(&mut self, part: &str) {
+        if part.contains(" left out by the ") {
+            self.left_out = number_before(part, " older line");
+        } else if part.starts_with("bookmark full: forgot the ") {
+            self.forgot = true;
+        } else if part.ends_with(", so the bookmark started over") {
+            self.reset = true;
+        }
+    }
+
+    fn read_upstream(&mut self, parsed: &Parsed<'_>) {
+        if let Some(status) = parsed.status {
+            self.new_lines = Some(0);
+            self.shown = Some(0);
+            self.total = status
+                .split_once(" — log at ")
+                .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
+            return;
+        }
+        let Some(header) = parsed.header else {
+            return;
+        };
+        if let Some(rest) = header.strip_prefix('+') {
+            self.new_lines = leading_number(rest).map(|(n, _)| n);
+            self.total = header
+                .split_once(" — log at ")
+                .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
+        } else if let Some(rest) = header.strip_prefix("no new lines since last read — showing the ")
+        {
+            self.new_lines = Some(0);
+            self.shown = leading_number(rest).map(|(n, _)| n);
+            self.total = rest
+                .rsplit_once(" of ")
+                .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
+        } else if header.ends_with(" — showing full tail") {
+            self.reset = true;
+        }
+    }
+}
+
+/// The view's line count in the exact engine's log words; `None` when it says it did not count
+/// them all ("in the last 16 KiB (the view above is not counted yet)").
+fn exact_total(log_words: &str) -> Option<u64> {
+    if log_words.contains("not counted") {
+        return None;
+    }
+    if let Some(rest) = log_words.strip_prefix("log at ") {
+        return leading_number(rest).map(|(n, _)| n);
+    }
+    if log_words.contains(" in view") {
+        return leading_number(log_words).map(|(n, _)| n);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exact_delta_is_taken_apart() {
+        let text = "+2 of 3 new lines — log at 13 lines\nline-12\nline-13\n\n(1 skipped line above this window — lines: 3 reaches it)";
+        let p = Parsed::of(text, Dialect::Exact, false);
+        assert_eq!(p.header, Some("+2 of 3 new lines — log at 13 lines"));
+        assert_eq!(p.body, ["line-12", "line-13"]);
+        assert_eq!(p.notes.len(), 1);
+        let c = Claimed::of(&p, Dialect::Exact);
+        assert_eq!(
+            (c.new_shown, c.new_lines, c.total, c.earlier_shown, c.left_out),
+            (Some(2), Some(3), Some(13), Some(0), Some(0))
+        );
+    }
+
+    #[test]
+    fn an_exact_status_states_the_count_and_the_unseen_lines() {
+        let text = "(no new lines — log at 13 lines; 5 earlier lines never shown — lines: 9 reaches the newest)";
+        let p = Parsed::of(text, Dialect::Exact, false);
+        assert!(p.body.is_empty() && p.header.is_none());
+        let c = Claimed::of(&p, Dialect::Exact);
+        assert_eq!((c.total, c.unseen_above), (Some(13), Some(5)));
+    }
+
+    #[test]
+    fn upstream_headers_are_told_from_lines() {
+        let p = Parsed::of("line-6\nline-7", Dialect::Upstream, false);
+        assert_eq!((p.header, p.body.len()), (None, 2));
+        let p = Parsed::of(
+            "no new lines since last read — showing the 2 earlier lines of the widened window (now the last 4 of 13)\nline-10\nline-11",
+            Dialect::Upstream,
+            false,
+        );
+        let c = Claimed::of(&p, Dialect::Upstream);
+        assert_eq!((c.shown, c.total, c.new_lines), (Some(2), Some(13), Some(0)));
+        let p = Parsed::of(
+            "(no new lines since last read — log at 13 lines)",
+            Dialect::Upstream,
+            false,
+        );
+        assert_eq!(Claimed::of(&p, Dialect::Upstream).total, Some(13));
+    }
+
+    #[test]
+    fn gap_markers_are_read() {
+        assert_eq!(
+            Dialect::Exact.marker("… 3 lines already shown …"),
+            Some(Marker::Gap(3))
+        );
+        assert_eq!(
+            Dialect::Exact.marker("… 1 line already shown …"),
+            Some(Marker::Gap(1))
+        );
+        assert_eq!(Dialect::Upstream.marker("… 1 line already shown …"), None);
+    }
+
+    #[test]
+    fn a_blank_emission_stays_in_the_body() {
+        let p = Parsed::of("3 lines — log at 3 lines\na\n\nb\n\n(note)", Dialect::Exact, false);
+        assert_eq!(p.body, ["a", "", "b"]);
+        assert_eq!(p.notes, ["note"]);
+    }
+}
