@@ -100,6 +100,10 @@ pub enum Reply {
         capabilities: Capabilities,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<DeclaredLimits>,
+        /// The markers the engine's text uses ([`crate::judge::Dialect::name`]); absent means
+        /// pi-bgrun's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text_format: Option<String>,
     },
     /// The tool result as the agent would see it.
     ReadOk(ReadReply),

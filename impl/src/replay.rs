@@ -1,11 +1,7 @@
-//! Replaying a trace through an engine, and auditing every reply against the engine's claims.
-//!
-//! The audit keeps the log's bytes itself and decides itself when a new generation began (the
-//! log no longer continues the bytes the last read saw, or another file sits at the path). It
-//! starts from what the engine claims it showed (`Reply::shown`) and what it believes shown
-//! (`Engine::believed_shown`): it checks that every claimed line stands in the reply's body
-//! (as a substring), and counts deliveries, repeats and losses from the claims. It does not
-//! parse the body, so a line the body carries but the engine does not claim goes uncounted.
+//! Replaying a trace through an engine, every reply judged by the one judge
+//! ([`crate::judge`]) from its text: the audit tallies what the judge says was delivered,
+//! delivered again and hidden. [`Audit`] knows nothing of engines, so a replay of an engine in
+//! another process (the CLI's `cmd:` engines) is audited by the same code.
 
 use crate::api::{Engine, Job, Reply};
 use crate::js::utf16_len;
@@ -30,7 +26,9 @@ pub struct ReadRecord {
     pub matches_recording: Option<bool>,
     /// Complete lines this reply delivered that were delivered before in this generation.
     pub repeated: u64,
-    /// Problems the audit found with this reply.
+    /// What the judge found wrong with this reply.
+    pub anomalies: Vec<crate::judge::Anomaly>,
+    /// What went wrong around the reply (an engine in another process that failed).
     pub problems: Vec<String>,
 }
 
@@ -45,24 +43,32 @@ pub struct Tally {
     /// Deliveries by condensed reads of a line already delivered in its generation.
     pub lines_repeated: u64,
     pub chars_repeated: u64,
-    /// Lines the engine counted as shown but no reply ever carried.
+    /// Lines a reply hid (its window held them, never delivered, and it carried none of them
+    /// nor said the budget left them out) that no later reply of their generation carried.
     pub lines_lost: u64,
     /// Content lines of the final log never delivered.
     pub lines_never_shown: u64,
     /// Reads with a recorded reply, and how many the engine reproduced.
     pub recorded: u64,
     pub reproduced: u64,
-    /// Replies whose claims did not match their text.
-    pub claim_errors: u64,
+    /// Replies with an honest-counts anomaly (a number, a reset, a line or a claim untrue).
+    pub dishonest_replies: u64,
+    /// Condensed reads that did not carry the newest window line never delivered.
+    pub stalled_reads: u64,
+    /// Condensed reads whose body was over the budget.
+    pub over_budget_reads: u64,
     /// Events kept in the trace but not replayed (other tools).
     pub not_replayed: u64,
 }
 
 impl Tally {
-    /// Whether the exact engine's contract held: nothing lost, no unexplained repeat, every
-    /// claim true.
+    /// Whether the exact engine's contract held: the judge found nothing wrong with any reply.
     pub fn contract_held(&self) -> bool {
-        self.lines_lost == 0 && self.lines_repeated == 0 && self.claim_errors == 0
+        self.lines_lost == 0
+            && self.lines_repeated == 0
+            && self.dishonest_replies == 0
+            && self.stalled_reads == 0
+            && self.over_budget_reads == 0
     }
 
     /// Whether every recorded reply was reproduced.
@@ -77,9 +83,8 @@ pub struct Replay {
     pub engine: String,
     pub reads: Vec<ReadRecord>,
     pub tally: Tally,
-    /// Whether the reads were audited for lost and repeated lines. An engine in another
-    /// process is compared with the recorded replies only: its deliveries, repeats and
-    /// losses are not counted (and are zero in the tally).
+    /// Whether the reads were judged (false when none could be: the trace's limits are not
+    /// the engine's).
     pub audited: bool,
 }
 
@@ -105,181 +110,175 @@ pub fn matches_expected(
 
 type LineKey = (u64, u64, u64);
 
-/// The audit's own account of a replay, kept apart from the engine's books.
-#[derive(Default)]
-struct Audit {
-    /// Bumped whenever a read finds the log no longer continuing what the last read saw.
-    generation: u64,
-    /// Bumped whenever another file (or none) comes to sit at the path.
+/// What the audit is told about one reply.
+#[derive(Clone, Copy, Debug)]
+pub struct Observed<'a> {
+    /// The reply's text (for a refusal, its message).
+    pub text: &'a str,
+    /// Upstream's `isError`, or a refusal.
+    pub is_error: bool,
+    /// The byte ranges the engine says the text carries, when it says.
+    pub shown: Option<&'a [(u64, u64)]>,
+}
+
+/// The audit of one replay: the one judge over every reply, and the tally of what the agent
+/// was delivered, delivered again, and never delivered. It knows nothing of engines: the
+/// in-process replay and the replay of an engine in another process feed it the same way.
+pub struct Audit {
+    rules: crate::judge::Rules,
+    judge: crate::judge::Judge,
+    /// Which file sits at the path: bumped whenever another file (or none) comes to sit there.
     files: u64,
-    /// The log's bytes and file number at the last read that looked at the log.
-    last_read: Option<(Vec<u8>, u64)>,
-    /// Complete lines `(offset, end)` delivered in the current generation.
-    delivered: HashSet<(u64, u64)>,
-    /// Whether the engine said it forgot coverage in this generation (repeats allowed after).
-    forgot: bool,
-    /// Lines the engine counts as shown that no reply of their generation carried (yet).
-    lost: HashSet<LineKey>,
+    /// Bumped whenever the judge finds a new generation.
+    generation: u64,
+    /// Lines a reply hid, keyed by generation, until a later reply of theirs carries them.
+    hidden: HashSet<LineKey>,
     tally: Tally,
 }
 
 impl Audit {
-    /// Whether `bytes` (of file number `files`) continue what the last read saw.
-    fn continues(&self, bytes: &[u8]) -> bool {
-        self.last_read
-            .as_ref()
-            .is_some_and(|(b, f)| *f == self.files && bytes.starts_with(b))
-    }
-
-    /// A read that looked at the log: a new generation begins when the log does not continue.
-    fn looked_at(&mut self, bytes: &[u8]) {
-        if !self.continues(bytes) {
-            self.generation += 1;
-            self.delivered.clear();
-            self.forgot = false;
+    /// An audit holding replies to `rules`.
+    pub fn new(rules: crate::judge::Rules) -> Self {
+        Audit {
+            rules,
+            judge: crate::judge::Judge::default(),
+            files: 0,
+            generation: 0,
+            hidden: HashSet::new(),
+            tally: Tally::default(),
         }
-        self.last_read = Some((bytes.to_vec(), self.files));
     }
 
-    /// Compares a reply with the recorded one, if the engine is held to recordings.
-    fn compare<E: Engine>(
+    /// A trace event happened: it may change which file sits at the path.
+    pub fn event(&mut self, event: &Event) {
+        self.files += u64::from(event.changes_file());
+        if matches!(event, Event::OtherTool(_)) {
+            self.tally.not_replayed += 1;
+        }
+    }
+
+    /// Judges one reply to `request` on the log `log`, fills `record`'s verdict, and counts.
+    /// A refusal, an error and a read the running-job gate held back are counted, not judged.
+    pub fn reply(
         &mut self,
-        engine: &E,
-        read: &crate::trace::Read,
+        log: &[u8],
+        request: &crate::api::Request,
+        reply: Observed<'_>,
         record: &mut ReadRecord,
+    ) {
+        self.tally.reads += 1;
+        self.tally.chars_delivered += utf16_len(reply.text) as u64;
+        let gated = request.running && !request.peek;
+        if reply.is_error || gated {
+            return;
+        }
+        let verdict = self.judge.judge(
+            &self.rules,
+            &crate::judge::ReadInput {
+                log,
+                file: self.files,
+                request,
+                text: reply.text,
+                shown: reply.shown,
+            },
+        );
+        self.count(log, &verdict);
+        record.repeated = verdict.repeated.len() as u64;
+        record.anomalies = verdict.anomalies;
+    }
+
+    /// Adds one verdict to the tally.
+    fn count(&mut self, log: &[u8], v: &crate::judge::Verdict) {
+        self.generation += u64::from(v.new_generation);
+        let t = &mut self.tally;
+        t.lines_delivered += v.delivered.len() as u64;
+        t.lines_repeated += v.repeated.len() as u64;
+        t.chars_repeated += v
+            .repeated
+            .iter()
+            .map(|&(s, e)| utf16_len(&String::from_utf8_lossy(&log[s as usize..e as usize])) as u64)
+            .sum::<u64>();
+        let f = v.flags;
+        t.dishonest_replies += u64::from(f.dishonest);
+        t.stalled_reads += u64::from(f.stalled);
+        t.over_budget_reads += u64::from(f.over_budget);
+        let g = self.generation;
+        self.hidden.extend(v.hidden.iter().map(|&(s, e)| (g, s, e)));
+        for &(s, e) in &v.delivered {
+            self.hidden.remove(&(g, s, e));
+        }
+    }
+
+    /// Compares a reply with the trace's recorded one.
+    pub fn compare(
+        &mut self,
+        expect: &crate::trace::Expected,
         reply: (&str, Option<&serde_json::Map<String, Value>>, bool),
-    ) {
-        // Recorded replies are upstream's: only the shipped engine is held to them.
-        if let Some(expect) = read.expect.as_ref().filter(|_| engine.name() == "shipped") {
-            self.tally.recorded += 1;
-            let same = matches_expected(expect, reply.0, reply.1, reply.2);
-            self.tally.reproduced += u64::from(same);
-            record.matches_recording = Some(same);
-        }
-    }
-
-    /// Checks each line the reply claims against its body, and counts deliveries and repeats.
-    fn check_claims<E: Engine>(
-        &mut self,
-        engine: &E,
-        reply: &Reply,
-        bytes: &[u8],
         record: &mut ReadRecord,
     ) {
-        let view = View::scan(0, bytes.len() as u64, bytes.to_vec(), usize::MAX);
-        let body = &reply.text[reply.body.clone()];
-        // Claims come in log order, as their lines stand in the body: each search starts
-        // where the last claim was found (not past it: a fold carries several claims), so
-        // a whole-view read is checked in one pass. The whole body is searched only when
-        // that fails, so the verdict is the same as a plain `contains`.
-        let mut cursor = 0;
-        for shown in &reply.shown {
-            let line = view
-                .lines
-                .binary_search_by_key(&shown.offset, |l| view.offset(l))
-                .ok()
-                .map(|i| &view.lines[i]);
-            let Some(line) = line else {
-                record.problems.push(format!(
-                    "claims a line at byte {} that is not a content line",
-                    shown.offset
-                ));
-                continue;
-            };
-            let text = view.text(line);
-            let expected = if reply.kind == crate::api::ReadKind::Raw {
-                text.into_owned()
-            } else {
-                engine.style().line_prefix(&text, engine.limits())
-            };
-            let found = body[cursor..]
-                .find(expected.as_str())
-                .map(|at| cursor + at)
-                .or_else(|| body.find(expected.as_str()));
-            if let Some(at) = found {
-                cursor = at;
-            } else {
-                record.problems.push(format!(
-                    "claims line {:?} but its body does not carry it",
-                    expected
-                ));
-            }
-            if !shown.partial {
-                self.delivered_line((shown.offset, shown.end), reply.kind, &expected, record);
-            }
-        }
-        if reply.counts.forgotten_ranges > 0 {
-            self.forgot = true;
-        }
-        self.tally.claim_errors += u64::from(!record.problems.is_empty());
-    }
-
-    /// One complete line delivered; a condensed read delivering it again is a repeat.
-    fn delivered_line(
-        &mut self,
-        key: (u64, u64),
-        kind: crate::api::ReadKind,
-        text: &str,
-        record: &mut ReadRecord,
-    ) {
-        self.tally.lines_delivered += 1;
-        if !self.delivered.insert(key) && kind != crate::api::ReadKind::Raw && !self.forgot {
-            record.repeated += 1;
-            self.tally.lines_repeated += 1;
-            self.tally.chars_repeated += utf16_len(text) as u64 + 1;
-        }
-    }
-
-    /// Lines the engine believes shown that were never delivered are lost, until a later
-    /// reply of their generation carries them.
-    fn count_losses(&mut self, believed: Vec<(u64, u64)>) {
-        for (start, end) in believed {
-            if !self.delivered.contains(&(start, end)) {
-                self.lost.insert((self.generation, start, end));
-            }
-        }
-        let (generation, delivered) = (self.generation, &self.delivered);
-        self.lost
-            .retain(|&(g, s, e)| g != generation || !delivered.contains(&(s, e)));
+        self.tally.recorded += 1;
+        let same = matches_expected(expect, reply.0, reply.1, reply.2);
+        self.tally.reproduced += u64::from(same);
+        record.matches_recording = Some(same);
     }
 
     /// The tally once the trace has ended with the log at `bytes`.
-    fn finish(mut self, bytes: &[u8]) -> Tally {
-        self.tally.lines_lost = self.lost.len() as u64;
+    pub fn finish(mut self, bytes: &[u8]) -> Tally {
+        self.tally.lines_lost = self.hidden.len() as u64;
         let final_view = View::scan(0, bytes.len() as u64, bytes.to_vec(), usize::MAX);
-        let continues = self.continues(bytes);
+        let continues = self.judge.continues(bytes, self.files);
         self.tally.lines_never_shown = final_view
             .extents()
-            .filter(|k| !continues || !self.delivered.contains(k))
+            .filter(|k| !continues || self.judge.delivered().binary_search(k).is_err())
             .count() as u64;
         self.tally
     }
 }
 
-/// Replays `trace` through `engine`.
+/// A record of a read before its reply.
+pub fn record(event: usize, request: crate::api::Request) -> ReadRecord {
+    ReadRecord {
+        event,
+        request,
+        text: String::new(),
+        reply: None,
+        matches_recording: None,
+        repeated: 0,
+        anomalies: Vec::new(),
+        problems: Vec::new(),
+    }
+}
+
+/// The rules an in-process engine is judged by: its text format and its limits.
+pub fn rules_of<E: Engine>(engine: &E) -> crate::judge::Rules {
+    crate::judge::Rules {
+        dialect: match engine.style() {
+            crate::condense::Style::Exact => crate::judge::Dialect::Exact,
+            crate::condense::Style::Upstream => crate::judge::Dialect::Upstream,
+        },
+        limits: engine.limits().clone(),
+    }
+}
+
+/// Replays `trace` through `engine`, every reply judged by the one judge.
 pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
     let mut log = MemoryLog::new();
     let mut state = E::State::default();
     let mut running = true;
-    let mut audit = Audit::default();
+    let mut audit = Audit::new(rules_of(engine));
     let mut reads = Vec::new();
     for (index, event) in trace.events.iter().enumerate() {
         event.apply_to(&mut log);
-        audit.files += u64::from(event.changes_file());
+        audit.event(event);
         match event {
             Event::Exit(_) => running = false,
-            Event::OtherTool(_) => audit.tally.not_replayed += 1,
             Event::Read(read) => {
                 let request = read.request(running, trace.header.running_gate);
-                reads.push(read_once(
-                    engine, trace, &mut state, &log, &mut audit, index, read, request,
-                ));
+                let mut record = record(index, request);
+                read_once(engine, trace, &mut state, &log, &mut audit, read, &mut record);
+                reads.push(record);
             }
-            Event::Append(_)
-            | Event::Truncate(_)
-            | Event::Rewrite(_)
-            | Event::Replace(_)
-            | Event::Remove(_) => {}
+            _ => {}
         }
     }
     Replay {
@@ -290,57 +289,54 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
     }
 }
 
-/// One read of the replay: the engine's reply, audited.
-#[allow(clippy::too_many_arguments)]
+/// One read of the replay: the engine's reply, compared with the recording and judged.
 fn read_once<E: Engine>(
     engine: &E,
     trace: &Trace,
     state: &mut E::State,
     log: &MemoryLog,
     audit: &mut Audit,
-    index: usize,
     read: &crate::trace::Read,
-    request: crate::api::Request,
-) -> ReadRecord {
+    record: &mut ReadRecord,
+) {
     let job = Job {
         id: &trace.header.job_id,
         path: &trace.header.log_path,
     };
-    audit.tally.reads += 1;
-    let outcome = engine.read(state, job, &log.source(), &request);
-    // A read that looked at the log (not a refusal, not a gated read) is where the audit's
-    // own notion of a generation advances.
-    if matches!(&outcome, Ok(r) if r.kind != crate::api::ReadKind::Gated) {
-        audit.looked_at(log.bytes());
-    }
-    let mut record = ReadRecord {
-        event: index,
-        request,
-        text: String::new(),
-        reply: None,
-        matches_recording: None,
-        repeated: 0,
-        problems: Vec::new(),
-    };
+    let outcome = engine.read(state, job, &log.source(), &record.request);
+    // Recorded replies are upstream's: only the shipped engine is held to them.
+    let expect = read.expect.as_ref().filter(|_| engine.name() == "shipped");
     let reply = match outcome {
         Ok(reply) => reply,
         Err(rejected) => {
-            audit.compare(engine, read, &mut record, (&rejected.0, None, true));
+            if let Some(expect) = expect {
+                audit.compare(expect, (&rejected.0, None, true), record);
+            }
+            let observed = Observed {
+                text: &rejected.0,
+                is_error: true,
+                shown: None,
+            };
+            audit.reply(log.bytes(), &record.request.clone(), observed, record);
             record.text = rejected.0;
-            return record;
+            return;
         }
     };
-    audit.tally.chars_delivered += utf16_len(&reply.text) as u64;
-    let details = Some(&reply.details);
-    audit.compare(
-        engine,
-        read,
-        &mut record,
-        (&reply.text, details, reply.is_error),
-    );
-    audit.check_claims(engine, &reply, log.bytes(), &mut record);
-    audit.count_losses(engine.believed_shown(state, job, &log.source()));
+    if let Some(expect) = expect {
+        audit.compare(
+            expect,
+            (&reply.text, Some(&reply.details), reply.is_error),
+            record,
+        );
+    }
+    let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+    let observed = Observed {
+        text: &reply.text,
+        // A gated read is judged by the request; an error reply carries no lines.
+        is_error: reply.is_error || reply.kind == crate::api::ReadKind::Error,
+        shown: Some(&shown),
+    };
+    audit.reply(log.bytes(), &record.request.clone(), observed, record);
     record.text = reply.text.clone();
     record.reply = Some(reply);
-    record
 }

@@ -97,6 +97,8 @@ pub struct ProcessEngine {
     pub info: EngineInfo,
     pub capabilities: Capabilities,
     pub limits: Option<DeclaredLimits>,
+    /// The markers its text uses, from `init_ok`'s `text_format`.
+    pub dialect: bgtail::judge::Dialect,
 }
 
 impl ProcessEngine {
@@ -142,6 +144,7 @@ impl ProcessEngine {
             },
             capabilities: Capabilities::default(),
             limits: None,
+            dialect: bgtail::judge::Dialect::Upstream,
         };
         engine.handshake()?;
         Ok(engine)
@@ -160,8 +163,17 @@ impl ProcessEngine {
                 engine,
                 capabilities,
                 limits,
+                text_format,
                 ..
             } if version == VERSION => {
+                let format = text_format.as_deref().unwrap_or("pi-bgrun-0.7");
+                self.dialect = bgtail::judge::Dialect::from_name(format).ok_or_else(|| {
+                    HarnessError::Handshake {
+                        why: format!(
+                            "text_format {format:?} is not one this harness can judge (pi-bgrun-0.7, bgtail-exact-1)"
+                        ),
+                    }
+                })?;
                 self.info = engine;
                 self.capabilities = capabilities;
                 self.limits = limits;

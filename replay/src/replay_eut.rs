@@ -1,10 +1,11 @@
 //! Traces through an engine in another process (`--engine "cmd:…"`): each trace's log is
-//! written to a real file, each read sent as a `read` request, and each reply compared with the
-//! trace's recorded one (`expect`), as the shipped engine's replies are.
+//! written to a real file, each read sent as a `read` request, each reply judged by the one
+//! judge from its text (as the in-process engines' are) and compared with the trace's recorded
+//! one (`expect`), as the shipped engine's replies are.
 
 use crate::eut::{HarnessError, ProcessEngine};
 use bgtail::protocol::{ErrorCode, ReadRequest, Reply, Request};
-use bgtail::replay::{matches_expected, ReadRecord, Replay, Tally};
+use bgtail::replay::{Audit, Observed, ReadRecord, Replay};
 use bgtail::trace::{Event, Read, Trace};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -68,45 +69,73 @@ impl Outside {
             .is_some_and(|l| engine.limits != Some(bgtail::protocol::DeclaredLimits::from(l)));
         let log = log_file(work, &trace.header.job_id);
         std::fs::write(&log, b"").map_err(|e| format!("{}: {e}", log.display()))?;
+        // The same bytes as the file, for the judge.
+        let mut bytes = bgtail::source::MemoryLog::new();
+        let mut audit = Audit::new(rules(engine, trace));
         let mut running = true;
-        let mut tally = Tally::default();
         let mut reads = Vec::new();
         for (index, event) in trace.events.iter().enumerate() {
             bgtail::source::file::apply_event(event, &log)
                 .map_err(|e| format!("{}: {e}", log.display()))?;
+            event.apply_to(&mut bytes);
+            audit.event(event);
             match event {
                 Event::Exit(_) => running = false,
-                Event::OtherTool(_) => tally.not_replayed += 1,
-                Event::Read(read) if limits_differ => {
-                    tally.reads += 1;
-                    reads.push(not_replayed(
-                        index,
-                        read.request(running, trace.header.running_gate),
-                        "the trace's limits are its own, not the engine's",
-                    ));
-                }
+                Event::Read(read) if limits_differ => reads.push(not_replayed(
+                    index,
+                    read.request(running, trace.header.running_gate),
+                    "the trace's limits are its own, not the engine's",
+                )),
                 Event::Read(read) => {
-                    let record = read_once(engine, trace, &log, index, read, running)
-                        .map_err(|e| at(index, e))?;
-                    tally.reads += 1;
-                    tally.chars_delivered += bgtail::js::utf16_len(&record.text) as u64;
-                    if let Some(same) = record.matches_recording {
-                        tally.recorded += 1;
-                        tally.reproduced += u64::from(same);
-                    }
-                    tally.claim_errors += u64::from(!record.problems.is_empty());
+                    let step = Step {
+                        trace,
+                        log: &log,
+                        bytes: bytes.bytes(),
+                        index,
+                        read,
+                        running,
+                    };
+                    let record = read_once(engine, &mut audit, step).map_err(|e| at(index, e))?;
                     reads.push(record);
                 }
                 _ => {}
             }
         }
+        let audited = !limits_differ;
         Ok(Replay {
             engine: format!("cmd:{}", engine.info.name),
             reads,
-            tally,
-            audited: false,
+            tally: audit.finish(bytes.bytes()),
+            audited,
         })
     }
+}
+
+/// What the judge holds an outside engine to: the format it names, the limits it declares
+/// (the trace's, or upstream's, where it declares none).
+fn rules(engine: &ProcessEngine, trace: &Trace) -> bgtail::judge::Rules {
+    let mut limits = trace.limits();
+    if let Some(d) = engine.limits {
+        limits.text_budget = d.text_budget as usize;
+        limits.line_cap = d.line_cap as usize;
+        limits.view_default = d.view_default;
+    }
+    bgtail::judge::Rules {
+        dialect: engine.dialect,
+        limits,
+    }
+}
+
+/// One read of a trace, and where its log is.
+struct Step<'a> {
+    trace: &'a Trace,
+    /// The real file the engine reads.
+    log: &'a Path,
+    /// Its bytes.
+    bytes: &'a [u8],
+    index: usize,
+    read: &'a Read,
+    running: bool,
 }
 
 /// Where the job's log lives: `<work>/<id>.log`, which is where pi-bgrun looks for it, when
@@ -122,16 +151,21 @@ pub fn log_file(work: &Path, id: &str) -> PathBuf {
     })
 }
 
-/// One read: the request, the reply with the real log path written as the trace's, and its
-/// comparison with the recorded reply.
+/// One read: the request, the reply with the real log path written as the trace's, its
+/// comparison with the recorded reply, and the judge's verdict.
 fn read_once(
     engine: &mut ProcessEngine,
-    trace: &Trace,
-    log: &Path,
-    index: usize,
-    read: &Read,
-    running: bool,
+    audit: &mut Audit,
+    step: Step<'_>,
 ) -> Result<ReadRecord, HarnessError> {
+    let Step {
+        trace,
+        log,
+        bytes,
+        index,
+        read,
+        running,
+    } = step;
     let request = read.request(running, trace.header.running_gate);
     if let Some(missing) = unsupported(engine, read, &request) {
         return Ok(not_replayed(
@@ -140,7 +174,7 @@ fn read_once(
             &format!("the engine has no {missing}"),
         ));
     }
-    let mut record = not_replayed(index, request.clone(), "");
+    let mut record = bgtail::replay::record(index, request.clone());
     let real = log.display().to_string();
     let msg_id = engine.fresh_id();
     let reply = engine.request(Request::Read(ReadRequest {
@@ -154,13 +188,13 @@ fn read_once(
         running,
         now_ms: read.t,
     }))?;
-    let (text, details, is_error) = match reply {
-        Reply::ReadOk(r) => (r.text, Some(r.details), r.is_error),
+    let (text, details, is_error, shown) = match reply {
+        Reply::ReadOk(r) => (r.text, Some(r.details), r.is_error, r.shown),
         Reply::Error {
             code: ErrorCode::Rejected,
             text,
             ..
-        } => (text, None, true),
+        } => (text, None, true, None),
         Reply::Error { code, text, .. } => {
             record.text = format!("(the engine failed: {code:?}: {text})");
             record.problems.push(record.text.clone());
@@ -176,10 +210,17 @@ fn read_once(
     };
     let text = text.replace(&real, &trace.header.log_path);
     let details = details.map(|d| as_traced(d, &real, &trace.header.log_path));
-    record.matches_recording = read
-        .expect
-        .as_ref()
-        .map(|e| matches_expected(e, &text, details.as_ref(), is_error));
+    if let Some(expect) = &read.expect {
+        audit.compare(expect, (&text, details.as_ref(), is_error), &mut record);
+    }
+    let shown: Option<Vec<(u64, u64)>> =
+        shown.map(|s| s.iter().map(|r| (r.offset, r.end)).collect());
+    let observed = Observed {
+        text: &text,
+        is_error,
+        shown: shown.as_deref(),
+    };
+    audit.reply(bytes, &request, observed, &mut record);
     record.text = text;
     Ok(record)
 }
@@ -187,13 +228,8 @@ fn read_once(
 /// A read the engine was not asked, and why.
 fn not_replayed(index: usize, request: bgtail::Request, why: &str) -> ReadRecord {
     ReadRecord {
-        event: index,
-        request,
         text: format!("(not replayed: {why})"),
-        reply: None,
-        matches_recording: None,
-        repeated: 0,
-        problems: Vec::new(),
+        ..bgtail::replay::record(index, request)
     }
 }
 

@@ -90,6 +90,7 @@ fn answer<E: Engine>(engine: &E, gate: bool, state: &mut E::State, request: Requ
                 c
             },
             limits: Some(DeclaredLimits::from(engine.limits())),
+            text_format: Some(bgtail::replay::rules_of(engine).dialect.name().into()),
         },
         Request::Read(read) => answer_read(engine, state, &read),
         Request::Reset { msg_id } => {

@@ -75,13 +75,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     for file in &files {
         let trace = load(file)?;
         for r in replay_trace(&trace, EngineArg::Both) {
-            if !passes(&r) {
+            if !passes(&r, None) {
                 ok = false;
             }
             println!(
                 "{}{}",
                 table_row(&trace.header.name, &r),
-                if passes(&r) { "" } else { "  ← FAILS" }
+                if passes(&r, None) { "" } else { "  ← FAILS" }
             );
             let total = &mut totals
                 .iter_mut()
@@ -136,6 +136,8 @@ fn add(total: &mut Tally, t: &Tally) {
     total.lines_never_shown += t.lines_never_shown;
     total.recorded += t.recorded;
     total.reproduced += t.reproduced;
-    total.claim_errors += t.claim_errors;
+    total.dishonest_replies += t.dishonest_replies;
+    total.stalled_reads += t.stalled_reads;
+    total.over_budget_reads += t.over_budget_reads;
     total.not_replayed += t.not_replayed;
 }

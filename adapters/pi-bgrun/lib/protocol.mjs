@@ -82,6 +82,7 @@ function init(request, id, checkout) {
     engine: { name: "pi-bgrun", version: checkoutVersion(checkout) },
     capabilities: { raw: true, bytes: true, peek: false, shown: false, reset: true, snapshot: false },
     limits: LIMITS,
+    text_format: "pi-bgrun-0.7",
   };
 }
 

@@ -258,6 +258,23 @@ fn insert_sorted<T: Ord + Copy>(list: &mut Vec<T>, item: T) {
 }
 
 impl Judge {
+    /// The complete lines `(offset, end)` delivered in the current generation, sorted.
+    pub fn delivered(&self) -> &[(u64, u64)] {
+        &self.delivered
+    }
+
+    /// Whether `log` (with `file` at the path) continues the bytes the last read saw.
+    pub fn continues(&self, log: &[u8], file: u64) -> bool {
+        self.last.is_some()
+            && !self.begins_generation(&ReadInput {
+                log,
+                file,
+                request: &Request::default(),
+                text: "",
+                shown: None,
+            })
+    }
+
     /// Whether line `span` was delivered in this generation before.
     fn was_delivered(&self, span: (u64, u64)) -> bool {
         self.delivered.binary_search(&span).is_ok()
