@@ -231,17 +231,6 @@ pub trait Engine {
         log: &dyn LogSource,
         request: &Request,
     ) -> Result<Reply, Rejected>;
-
-    /// The lines the bookmark for `job` counts as shown to the caller, as `(offset, end)`
-    /// extents of content lines in `log` as it is now — what a later read will not send again.
-    /// For checkers (the model, replay), which compare it with what replies really carried;
-    /// it may read the whole log.
-    fn believed_shown(
-        &self,
-        state: &Self::State,
-        job: Job<'_>,
-        log: &dyn LogSource,
-    ) -> Vec<(u64, u64)>;
 }
 
 /// Upstream's `lines` normalisation: `max(1, floor(lines))`, 40 when absent. NaN stays NaN

@@ -275,7 +275,15 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
             Event::Read(read) => {
                 let request = read.request(running, trace.header.running_gate);
                 let mut record = record(index, request);
-                read_once(engine, trace, &mut state, &log, &mut audit, read, &mut record);
+                read_once(
+                    engine,
+                    trace,
+                    &mut state,
+                    &log,
+                    &mut audit,
+                    read,
+                    &mut record,
+                );
                 reads.push(record);
             }
             _ => {}

@@ -109,27 +109,6 @@ impl Engine for ShippedEngine {
         crate::condense::Style::Upstream
     }
 
-    /// The trailing `served` lines of the `lines` content lines the last read counted.
-    fn believed_shown(
-        &self,
-        state: &ShippedState,
-        job: Job<'_>,
-        log: &dyn LogSource,
-    ) -> Vec<(u64, u64)> {
-        let Some(b) = state.get(job.id) else {
-            return Vec::new();
-        };
-        let Ok(view) = View::read_last(log, b.window, self.limits.scan_lines_max) else {
-            return Vec::new();
-        };
-        let counted = (b.lines as usize).min(view.lines.len());
-        let served = (b.served as usize).min(counted);
-        view.extents()
-            .take(counted)
-            .skip(counted - served)
-            .collect()
-    }
-
     fn read(
         &self,
         state: &mut ShippedState,

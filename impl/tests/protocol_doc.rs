@@ -116,6 +116,7 @@ fn every_message() -> Vec<Value> {
             },
             capabilities: Capabilities::all(),
             limits: Some(DeclaredLimits::from(&bgtail::Limits::default())),
+            text_format: Some("bgtail-exact-1".into()),
         },
         Reply::ReadOk(ReadReply {
             in_reply_to: 2,

@@ -12,10 +12,10 @@
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
 //! vacuously.
 
+use bgtail::judge::{Dialect, Flags, Judge, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::{Engine, ExactEngine, Job, Limits, Request, ShippedEngine};
-use bgtail::judge::{Dialect, Flags, Judge, ReadInput, Rules};
 use stateright::{Model, Property};
 use std::fmt::Debug;
 use std::hash::Hash;

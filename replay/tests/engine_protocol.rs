@@ -83,8 +83,14 @@ fn an_engines_stderr_is_passed_through_prefixed() {
         stderr.contains("[engine] reading repro-1790000000-28"),
         "{stderr}"
     );
-    // It answers "ok" to everything: not a recorded reply, but no harness error either.
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // It answers "ok" to everything: no harness error, but the judge finds a line the log
+    // does not hold, so the replay fails (1), not the harness (2).
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("!! honest counts: UntrueLine") && stdout.contains("\"ok\""),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -105,7 +111,15 @@ fn the_shipped_engine_served_over_the_protocol_reproduces_the_corpus() {
         "cmd:{} serve --engine shipped",
         env!("CARGO_BIN_EXE_bgtail")
     );
-    let out = replay(&engine, &["traces/imported", "traces/upstream-diff"]);
+    let out = replay(
+        &engine,
+        &[
+            "--require",
+            "recordings",
+            "traces/imported",
+            "traces/upstream-diff",
+        ],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
@@ -121,7 +135,14 @@ fn pi_bgrun_through_its_adapter_reproduces_the_recorded_replies() {
     let engine = "cmd:node adapters/pi-bgrun/main.mjs ../shared/upstream/pi-bgrun-0.7.1";
     let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
         .current_dir(repo())
-        .args(["replay", "--json", "--engine", engine])
+        .args([
+            "replay",
+            "--json",
+            "--require",
+            "recordings",
+            "--engine",
+            engine,
+        ])
         .args(["traces/imported", "traces/upstream-diff"])
         .output()
         .unwrap();

@@ -22,7 +22,7 @@ fn snapshot_of(r: &Replay) -> Value {
                 "view_lines_shown": reply.map(|r| r.shown.iter().map(|s| s.view_line).collect::<Vec<_>>()),
                 "matches_recording": read.matches_recording,
                 "repeated": read.repeated,
-                "problems": read.problems,
+                "anomalies": read.anomalies,
             })
         })
         .collect();

@@ -170,38 +170,6 @@ impl Engine for ExactEngine {
         crate::condense::Style::Exact
     }
 
-    /// The content lines of the log that lie inside the bookmark's coverage.
-    fn believed_shown(
-        &self,
-        state: &ExactState,
-        job: Job<'_>,
-        log: &dyn LogSource,
-    ) -> Vec<(u64, u64)> {
-        let Some(b) = state.get(job.id) else {
-            return Vec::new();
-        };
-        let Ok(stat) = log.stat() else {
-            return Vec::new();
-        };
-        // Coverage belongs to its generation: the next read would clear it.
-        let mut ignored = 0;
-        let Ok(head) = read_span(log, 0, b.head.len, &mut ignored) else {
-            return Vec::new();
-        };
-        if !matches!(
-            Self::generation_change(b, job.path, stat, &head, log, &mut ignored),
-            Ok(None)
-        ) {
-            return Vec::new();
-        }
-        let Ok(view) = View::read_last(log, u64::MAX, usize::MAX) else {
-            return Vec::new();
-        };
-        view.extents()
-            .filter(|&(start, end)| b.coverage.covers(start, end))
-            .collect()
-    }
-
     fn read(
         &self,
         state: &mut ExactState,

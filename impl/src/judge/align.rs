@@ -94,7 +94,13 @@ impl<'a> Printed<'a> {
     }
 
     /// A fold `X  [xN]`: the newest run of `N` equal lines below `cursor` printing `X`.
-    fn fold(&self, line: &str, dialect: Dialect, cursor: usize, claimed: &[bool]) -> Option<(usize, usize)> {
+    fn fold(
+        &self,
+        line: &str,
+        dialect: Dialect,
+        cursor: usize,
+        claimed: &[bool],
+    ) -> Option<(usize, usize)> {
         let (head, count) = line.strip_suffix(']')?.rsplit_once("  [x")?;
         let n: usize = count.parse().ok().filter(|&n| n >= 2)?;
         let key_map = match dialect {
@@ -111,17 +117,19 @@ impl<'a> Printed<'a> {
         let (prefix, rest) = line.rsplit_once(" …[+")?;
         let more: usize = rest.strip_suffix(" chars]")?.parse().ok()?;
         let base = self.truth.window_start;
-        (base..cursor.min(self.truth.complete)).rev().find_map(|end| {
-            let c = &self.clean[end - base];
-            (3..=self.run_at(end)).rev().find_map(|n| {
-                let full = format!("{c}  [x{n}]");
-                let units = utf16_len(&full);
-                (units > limits.line_cap
-                    && units - limits.line_cap == more
-                    && truncate_utf16(&full, limits.line_cap) == prefix)
-                    .then_some((end + 1 - n, end))
+        (base..cursor.min(self.truth.complete))
+            .rev()
+            .find_map(|end| {
+                let c = &self.clean[end - base];
+                (3..=self.run_at(end)).rev().find_map(|n| {
+                    let full = format!("{c}  [x{n}]");
+                    let units = utf16_len(&full);
+                    (units > limits.line_cap
+                        && units - limits.line_cap == more
+                        && truncate_utf16(&full, limits.line_cap) == prefix)
+                        .then_some((end + 1 - n, end))
+                })
             })
-        })
     }
 }
 
@@ -141,7 +149,10 @@ pub(crate) fn align(
     let mut out = Aligned::default();
     let mut lines = body;
     if let (Some(p), Some((last, rest))) = (truth.partial(), body.split_last()) {
-        if printed.printed[p - truth.window_start] == *last {
+        // The partial line comes last; a complete line printing the same is the engine's
+        // choice when it claims, else the partial line.
+        let chosen = claimed.is_empty() || claimed[p];
+        if chosen && printed.printed[p - truth.window_start] == *last {
             out.partial = true;
             lines = rest;
         }

@@ -164,7 +164,11 @@ impl std::fmt::Display for Anomaly {
                 None => write!(f, ")")?,
             }
         }
-        write!(f, ": expected {}; the reply said {}", self.expected, self.said)
+        write!(
+            f,
+            ": expected {}; the reply said {}",
+            self.expected, self.said
+        )
     }
 }
 
@@ -227,7 +231,7 @@ struct LastRead {
     /// FNV-1a of the log's bytes.
     hash: u64,
     file: u64,
-    /// Where its complete lines ended: lines ending past this are new.
+    /// Where its complete lines ended: lines starting here or later are new.
     settled: u64,
 }
 
@@ -326,7 +330,13 @@ impl Judge {
         if !raw {
             self.judge_condensed(rules, &truth, &parsed, &claimed, &aligned, input, &mut v);
         }
-        self.judge_counts(&truth, &claimed, &aligned, first || v.new_generation, &mut v);
+        self.judge_counts(
+            &truth,
+            &claimed,
+            &aligned,
+            first || v.new_generation,
+            &mut v,
+        );
         v.flags.partial_completed = self.completes_partial(&v.delivered);
         self.record(&truth, &aligned, &claimed, input);
         // Anomalies found while matching set their flags too.
@@ -477,7 +487,7 @@ impl Judge {
             && self.last.is_some()
             && v.delivered
                 .iter()
-                .any(|&s| s.1 <= settled && !self.was_delivered(s));
+                .any(|&s| s.0 < settled && !self.was_delivered(s));
     }
 }
 
@@ -493,7 +503,7 @@ impl Judge {
         v: &mut Verdict,
     ) {
         let settled = self.last.map_or(0, |l| l.settled);
-        let is_new = |i: usize| truth.spans[i].1 > settled;
+        let is_new = |i: usize| truth.spans[i].0 >= settled;
         let shown = aligned.complete.len() as u64;
         let new_shown = aligned.complete.iter().filter(|&&i| is_new(i)).count() as u64;
         let new_lines = (0..truth.complete).filter(|&i| is_new(i)).count() as u64;
@@ -507,13 +517,33 @@ impl Judge {
             .count() as u64;
         let trusted = !self.forgot && !claimed.forgot;
         let mut checks: Vec<(&str, Option<u64>, u64, bool)> = vec![
-            ("the log's line count", claimed.total, truth.complete as u64, true),
+            (
+                "the log's line count",
+                claimed.total,
+                truth.complete as u64,
+                true,
+            ),
             ("lines shown", claimed.shown, shown, true),
             ("new lines", claimed.new_lines, new_lines, !fresh),
             ("new lines shown", claimed.new_shown, new_shown, !fresh),
-            ("earlier lines shown", claimed.earlier_shown, shown - new_shown, !fresh),
-            ("lines left out", claimed.left_out, undelivered_left, trusted),
-            ("lines above never shown", claimed.unseen_above, unseen_above, trusted),
+            (
+                "earlier lines shown",
+                claimed.earlier_shown,
+                shown - new_shown,
+                !fresh,
+            ),
+            (
+                "lines left out",
+                claimed.left_out,
+                undelivered_left,
+                trusted,
+            ),
+            (
+                "lines above never shown",
+                claimed.unseen_above,
+                unseen_above,
+                trusted,
+            ),
         ];
         checks.retain(|c| c.3);
         for (what, said, truth_n, _) in checks {
@@ -530,14 +560,23 @@ impl Judge {
             v.push(Anomaly::new(
                 AnomalyKind::DishonestCount,
                 None,
-                format!("the log's line count ({}) on a reply with nothing new", truth.complete),
+                format!(
+                    "the log's line count ({}) on a reply with nothing new",
+                    truth.complete
+                ),
                 "none",
             ));
         }
     }
 
     /// Records what the reply delivered and what the log was.
-    fn record(&mut self, truth: &Truth, aligned: &Aligned, claimed: &Claimed, input: &ReadInput<'_>) {
+    fn record(
+        &mut self,
+        truth: &Truth,
+        aligned: &Aligned,
+        claimed: &Claimed,
+        input: &ReadInput<'_>,
+    ) {
         for &i in &aligned.complete {
             insert_sorted(&mut self.delivered, truth.spans[i]);
         }

@@ -107,32 +107,21 @@ pub(crate) struct Parsed<'a> {
 }
 
 impl<'a> Parsed<'a> {
-    /// Takes `text` apart. Notes are the paragraphs after a blank line that are wrapped in
-    /// parentheses; a body has no blank line of its own, except where a line of the log was
-    /// made only of escape sequences, and such a paragraph is not parenthesised.
+    /// Takes `text` apart. Notes are the one-line paragraphs wrapped in parentheses that end
+    /// the text, each after a blank line; a body has no blank line of its own, except where a
+    /// line of the log was made only of escape sequences, and such a line is never a note.
     pub fn of(text: &'a str, dialect: Dialect, raw: bool) -> Parsed<'a> {
         let mut main_end = text.len();
         let mut notes = Vec::new();
-        let mut rest = text;
-        let mut offset = 0;
-        while let Some(at) = rest.find("\n\n") {
-            let para_start = offset + at + 2;
-            let para_end = text[para_start..]
-                .find("\n\n")
-                .map_or(text.len(), |e| para_start + e);
-            let para = &text[para_start..para_end];
-            if let Some(inner) = para.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
-                if notes.is_empty() {
-                    main_end = offset + at;
-                }
-                notes.push(inner);
-            } else if !notes.is_empty() {
-                // Text after the notes that is not a note: keep it where the judge sees it.
-                notes.push(para);
+        while let Some(at) = text[..main_end].rfind("\n\n(") {
+            let para = &text[at + 2..main_end];
+            match para.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
+                Some(inner) if !para.contains('\n') => notes.push(inner),
+                _ => break,
             }
-            offset = para_start;
-            rest = &text[para_start..];
+            main_end = at;
         }
+        notes.reverse();
         let main = &text[..main_end];
         let mut parsed = Parsed {
             notes,
@@ -300,7 +289,8 @@ impl Claimed {
             self.total = header
                 .split_once(" — log at ")
                 .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
-        } else if let Some(rest) = header.strip_prefix("no new lines since last read — showing the ")
+        } else if let Some(rest) =
+            header.strip_prefix("no new lines since last read — showing the ")
         {
             self.new_lines = Some(0);
             self.shown = leading_number(rest).map(|(n, _)| n);
@@ -341,7 +331,13 @@ mod tests {
         assert_eq!(p.notes.len(), 1);
         let c = Claimed::of(&p, Dialect::Exact);
         assert_eq!(
-            (c.new_shown, c.new_lines, c.total, c.earlier_shown, c.left_out),
+            (
+                c.new_shown,
+                c.new_lines,
+                c.total,
+                c.earlier_shown,
+                c.left_out
+            ),
             (Some(2), Some(3), Some(13), Some(0), Some(0))
         );
     }
@@ -365,7 +361,10 @@ mod tests {
             false,
         );
         let c = Claimed::of(&p, Dialect::Upstream);
-        assert_eq!((c.shown, c.total, c.new_lines), (Some(2), Some(13), Some(0)));
+        assert_eq!(
+            (c.shown, c.total, c.new_lines),
+            (Some(2), Some(13), Some(0))
+        );
         let p = Parsed::of(
             "(no new lines since last read — log at 13 lines)",
             Dialect::Upstream,
@@ -389,7 +388,11 @@ mod tests {
 
     #[test]
     fn a_blank_emission_stays_in_the_body() {
-        let p = Parsed::of("3 lines — log at 3 lines\na\n\nb\n\n(note)", Dialect::Exact, false);
+        let p = Parsed::of(
+            "3 lines — log at 3 lines\na\n\nb\n\n(note)",
+            Dialect::Exact,
+            false,
+        );
         assert_eq!(p.body, ["a", "", "b"]);
         assert_eq!(p.notes, ["note"]);
     }

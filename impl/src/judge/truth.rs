@@ -22,7 +22,8 @@ pub(crate) struct Truth {
     pub texts: Vec<String>,
     /// The log's length.
     pub len: u64,
-    /// Where the complete lines end: a line ending past this at the next read is new then.
+    /// Where the complete lines end: a line starting here or later at the next read is new then
+    /// (a line completed since counts as new: it started after the last complete line).
     pub settled: u64,
 }
 
@@ -31,12 +32,7 @@ impl Truth {
     pub fn of(log: &[u8], request: &Request, limits: &Limits) -> Truth {
         let len = log.len() as u64;
         let origin = len - len.min(clamp_window(request.bytes, limits));
-        let view = View::scan(
-            origin,
-            len,
-            log[origin as usize..].to_vec(),
-            usize::MAX,
-        );
+        let view = View::scan(origin, len, log[origin as usize..].to_vec(), usize::MAX);
         let cut_at_start = origin > 0 && log[origin as usize - 1] != b'\n';
         let lines: Vec<_> = view
             .lines
@@ -54,8 +50,15 @@ impl Truth {
             .iter()
             .map(|l| view.text(l).into_owned())
             .collect();
+        // A partial line cut by the view's start is not in the view: the settled end is then
+        // the view's start, and the line, once complete, counts as earlier (it was being
+        // written at this read), as the exact engine counts it.
         let settled = if request.running && !log.ends_with(b"\n") {
-            log.iter().rposition(|&b| b == b'\n').map_or(0, |i| i as u64 + 1)
+            let after_newline = log
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i as u64 + 1);
+            after_newline.max(origin)
         } else {
             len
         };
