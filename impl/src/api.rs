@@ -223,6 +223,13 @@ pub trait Engine {
     /// How the engine condenses lines (for checkers that look for a line in a reply).
     fn style(&self) -> crate::condense::Style;
 
+    /// Whether [`Reply::shown`] is the engine's claim of what the text carries (both in-crate
+    /// engines make one; an engine in another process may not, and then its replies are
+    /// judged from their text alone).
+    fn reports_shown(&self) -> bool {
+        true
+    }
+
     /// Performs one read. Same state, same log bytes, same request: same reply and state.
     fn read(
         &self,

@@ -22,6 +22,16 @@ use std::hash::Hash;
 
 pub use bgtail::judge::Flags as ReplyVerdict;
 
+/// One step of an explained path.
+#[derive(Clone, Debug)]
+pub struct Explained {
+    pub action: Action,
+    /// The reply's text, for a read.
+    pub text: Option<String>,
+    /// What the judge found wrong with it.
+    pub anomalies: Vec<bgtail::judge::Anomaly>,
+}
+
 /// The id and path every read uses.
 pub const JOB_ID: &str = "model-1-1";
 pub const JOB_PATH: &str = "/model/job.log";
@@ -202,6 +212,29 @@ impl ModelConfig {
             rewrite: true,
             finish: true,
         }
+    }
+
+    /// This bound for an engine with other limits (an engine in another process declares
+    /// its own): long lines are longer than its per-line cap, and the widest condensed read is
+    /// widened, with the line bound, until that many long lines overflow its budget. The
+    /// identity for the limits the bound was made for.
+    pub fn for_limits(mut self, limits: Limits) -> Self {
+        // A long line's capped emission, `s<i>xx… …[+<n> chars]`, costs the cap plus 13 units
+        // (with its newline) for a one-digit index.
+        let overflow = limits.text_budget / (limits.line_cap + 13) + 1;
+        let overflow = u8::try_from(overflow).unwrap_or(u8::MAX).min(MAX_LINES);
+        let widest = self.read_lines.iter().copied().max().unwrap_or(1);
+        if self.kinds.contains(&LineKind::Long) && widest >= 2 && widest < overflow {
+            for w in &mut self.read_lines {
+                if *w >= 2 {
+                    *w = (*w).max(overflow);
+                }
+            }
+            self.read_lines.dedup();
+            self.max_lines = self.max_lines.max(overflow);
+        }
+        self.limits = limits;
+        self
     }
 
     /// A deeper bound for the command line: CI's families and kinds, up to 5 lines.
@@ -407,8 +440,12 @@ where
         let mut s = last.clone();
         s.last = Flags::default();
         match action {
-            Action::Read(n) => self.read(&mut s, n, false),
-            Action::RawRead(n) => self.read(&mut s, n, true),
+            Action::Read(n) => {
+                self.read(&mut s, n, false);
+            }
+            Action::RawRead(n) => {
+                self.read(&mut s, n, true);
+            }
             other => s.apply_to_log(&other),
         }
         Some(s)
@@ -449,8 +486,14 @@ where
 }
 
 impl<E: Engine> TailModel<E> {
-    /// One read through the real engine, judged by the one judge from its text.
-    fn read(&self, s: &mut TailState<E::State>, lines: u8, raw: bool) {
+    /// One read through the real engine, judged by the one judge from its text: the reply's
+    /// text and the verdict (none when an engine in another process failed).
+    fn read(
+        &self,
+        s: &mut TailState<E::State>,
+        lines: u8,
+        raw: bool,
+    ) -> Option<(String, bgtail::judge::Verdict)> {
         s.reads += 1;
         let limits = &self.config.limits;
         let rendered = s.render(limits);
@@ -471,10 +514,9 @@ impl<E: Engine> TailModel<E> {
             id: JOB_ID,
             path: JOB_PATH,
         };
-        let reply = self
-            .engine
-            .read(&mut s.engine, job, &log, &request)
-            .expect("the model's id is valid");
+        // The model's id is valid, so only an engine in another process that failed refuses
+        // a read: nothing to judge, and the caller reports the failure when the check ends.
+        let reply = self.engine.read(&mut s.engine, job, &log, &request).ok()?;
         let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
         let verdict = s.judge.judge(
             &self.rules(),
@@ -483,10 +525,35 @@ impl<E: Engine> TailModel<E> {
                 file: 0,
                 request: &request,
                 text: &reply.text,
-                shown: Some(&shown),
+                shown: self.engine.reports_shown().then_some(&shown[..]),
             },
         );
         s.last = verdict.flags;
+        Some((reply.text, verdict))
+    }
+
+    /// A path replayed step by step: each read's reply and what the judge found in it, so
+    /// that a counterexample names its anomaly, line, expectation and reply.
+    pub fn explain(&self, path: &[Action]) -> Vec<Explained> {
+        let mut s = TailState::empty(E::State::default());
+        path.iter()
+            .map(|action| {
+                s.last = Flags::default();
+                let read = match action {
+                    Action::Read(n) => self.read(&mut s, *n, false),
+                    Action::RawRead(n) => self.read(&mut s, *n, true),
+                    other => {
+                        s.apply_to_log(other);
+                        None
+                    }
+                };
+                Explained {
+                    action: action.clone(),
+                    text: read.as_ref().map(|r| r.0.clone()),
+                    anomalies: read.map(|r| r.1.anomalies).unwrap_or_default(),
+                }
+            })
+            .collect()
     }
 
     /// What the judge holds this model's engine to.

@@ -1,5 +1,7 @@
 //! `bgtail check` and `bgtail explore`: the stateright model over the real engines.
 
+use crate::outside::OutsideEngine;
+use crate::replay_cmd::{parse_replay_engine, ReplayEngine};
 use crate::EngineArg;
 use bgtail::Engine;
 use bgtail_model::{Action, ModelConfig, TailModel, TailState};
@@ -41,9 +43,16 @@ impl Bound {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which engine to check.
-    #[arg(long, value_enum, default_value = "both")]
-    pub engine: EngineArg,
+    /// `exact`, `shipped`, `both`, or `cmd:COMMAND` for an engine in another process speaking
+    /// the engine-under-test protocol (docs/engine-protocol.md), run through the shell from
+    /// the current directory. An outside engine is checked at its declared limits, on one
+    /// thread, its states rebuilt by `snapshot`/`restore` or by replaying the path from a
+    /// `reset`.
+    #[arg(long, default_value = "both", value_parser = parse_replay_engine)]
+    pub engine: ReplayEngine,
+    /// Seconds to await each reply of a `cmd:` engine.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
     /// The bound and action families.
     #[arg(long, value_enum, default_value = "ci")]
     pub bound: Bound,
@@ -77,6 +86,33 @@ pub struct Verdict {
     pub name: &'static str,
     pub expectation: Expectation,
     pub discovery: Option<Vec<Action>>,
+    /// For a counterexample: the step where the judge found the anomaly, the anomaly (its
+    /// line, what was expected, what the reply said), and the reply.
+    pub why: Option<String>,
+}
+
+/// Why `path` breaks `property`: its last read with an anomaly of that property, replayed.
+fn explain<E: Engine>(model: &TailModel<E>, path: &[Action], property: &str) -> Option<String> {
+    let steps = model.explain(path);
+    steps.iter().enumerate().rev().find_map(|(i, step)| {
+        let anomaly = step
+            .anomalies
+            .iter()
+            .find(|a| a.kind.property() == property)?;
+        let reply: String = step
+            .text
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .take(4)
+            .map(|l| format!("\n              | {l}"))
+            .collect();
+        Some(format!(
+            "step {} {:?}: {anomaly}\n            the reply:{reply}",
+            i + 1,
+            step.action
+        ))
+    })
 }
 
 /// What one check came to.
@@ -130,6 +166,9 @@ impl Summary {
                 (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
             };
             println!("  {kind:<9} {:<36} {verdict}", v.name);
+            if let Some(why) = &v.why {
+                println!("            {why}");
+            }
         }
     }
 }
@@ -155,12 +194,20 @@ where
         .model()
         .properties()
         .iter()
-        .map(|p| Verdict {
-            name: p.name,
-            expectation: p.expectation.clone(),
-            discovery: discoveries
+        .map(|p| {
+            let discovery = discoveries
                 .get(p.name)
-                .map(|path| path.clone().into_actions()),
+                .map(|path| path.clone().into_actions());
+            let why = discovery
+                .as_ref()
+                .filter(|_| p.expectation != Expectation::Sometimes)
+                .and_then(|path| explain(checker.model(), path, p.name));
+            Verdict {
+                name: p.name,
+                expectation: p.expectation.clone(),
+                discovery,
+                why,
+            }
         })
         .collect();
     let summary = Summary {
@@ -202,7 +249,12 @@ where
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
             .collect();
-        let name = format!("{}-{bound}-{slug}", summary.engine);
+        let engine: String = summary
+            .engine
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let name = format!("{engine}-{bound}-{slug}");
         let what = "the shortest counterexample to";
         let trace = model.to_trace(
             path,
@@ -239,8 +291,7 @@ fn bound_slug(bound: Bound) -> String {
     )
 }
 
-fn bound_name(args: &Args) -> String {
-    let c = configured(args);
+fn bound_name(args: &Args, c: &ModelConfig) -> String {
     format!(
         "{} ({} lines, {} reads, {} resets)",
         bound_slug(args.bound),
@@ -250,13 +301,17 @@ fn bound_name(args: &Args) -> String {
     )
 }
 
-/// Runs the checks; true when the exact engine kept every property.
+/// Runs the checks; true when the exact engine (or the outside engine) kept every property.
 pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
-    let bound = bound_name(args);
+    let builtin = match &args.engine {
+        ReplayEngine::Builtin(e) => *e,
+        ReplayEngine::Command(command) => return check_outside(args, command),
+    };
+    let bound = bound_name(args, &configured(args));
     let slug = bound_slug(args.bound);
     let mut exact_ok = true;
     let mut summaries = Vec::new();
-    if args.engine != EngineArg::Shipped {
+    if builtin != EngineArg::Shipped {
         let (summary, model) = check_model(
             TailModel::exact(configured(args)),
             args.threads,
@@ -269,7 +324,7 @@ pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
         }
         summaries.push(summary);
     }
-    if args.engine != EngineArg::Exact {
+    if builtin != EngineArg::Exact {
         let (summary, model) =
             check_model(TailModel::shipped(configured(args)), args.threads, false);
         summary.print(&bound);
@@ -281,13 +336,47 @@ pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
     Ok((exact_ok, summaries))
 }
 
+/// Checks an engine in another process at the bound scaled to its declared limits, on one
+/// thread (one process answers one read at a time). A harness error ends the check as an
+/// error, not as a verdict.
+fn check_outside(args: &Args, command: &str) -> Result<(bool, Vec<Summary>), String> {
+    let timeout = crate::replay_cmd::timeout(args.timeout)?;
+    let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
+    let mut config = configured(args).for_limits(engine.limits().clone());
+    let caps = engine.capabilities;
+    if !caps.raw {
+        config.raw_lines.clear();
+    }
+    if !caps.bytes {
+        config.views.clear();
+    }
+    let complete = args.bound.complete() && caps.raw && caps.bytes;
+    let bound = bound_name(args, &config);
+    let (summary, model) = check_model(TailModel::new(engine.clone(), config), 1, complete);
+    if let Some(failure) = engine.failure() {
+        return Err(format!("{}: {failure}", engine.name()));
+    }
+    summary.print(&bound);
+    println!(
+        "  ({}; {} requests, {:.0} requests/s)",
+        engine.rebuild.describe(),
+        engine.requests(),
+        engine.requests() as f64 / summary.seconds.max(1e-9)
+    );
+    if let Some(dir) = &args.export {
+        export(&model, &summary, dir, &bound_slug(args.bound))?;
+    }
+    let ok = summary.failures().is_empty();
+    Ok((ok, vec![summary]))
+}
+
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let (exact_ok, _) = run_checks(&args)?;
     if exact_ok {
         Ok(ExitCode::SUCCESS)
     } else {
         eprintln!(
-            "bgtail check: the exact engine broke a property or never reached a path (above)"
+            "bgtail check: the checked engine broke a property or never reached a path (above)"
         );
         Ok(ExitCode::FAILURE)
     }

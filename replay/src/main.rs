@@ -5,6 +5,7 @@ mod check;
 mod eut;
 mod generate_cmd;
 mod import;
+mod outside;
 mod read;
 mod record;
 mod replay_cmd;

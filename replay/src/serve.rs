@@ -17,6 +17,18 @@ pub struct Args {
     /// Which engine answers.
     #[arg(long, value_enum)]
     pub engine: ServedEngine,
+    /// Its limits: upstream's (`default`), or the model checker's tiny ones (`model`: a
+    /// 40-unit budget, an 8-unit line cap), with which `bgtail check --engine "cmd:bgtail serve
+    /// --limits model …"` checks the same model as the in-process check.
+    #[arg(long, value_enum, default_value = "default")]
+    pub limits: ServedLimits,
+}
+
+/// The limits a served engine runs with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ServedLimits {
+    Default,
+    Model,
 }
 
 /// The engines `serve` can put behind the protocol.
@@ -27,15 +39,37 @@ pub enum ServedEngine {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let limits = Limits::default();
+    let limits = match args.limits {
+        ServedLimits::Default => Limits::default(),
+        ServedLimits::Model => bgtail_model::ModelConfig::tiny_limits(),
+    };
     match args.engine {
-        ServedEngine::Exact => serve(ExactEngine::new(limits), true),
-        ServedEngine::Shipped => serve(ShippedEngine::new(limits), false),
+        ServedEngine::Exact => serve(ExactEngine::new(limits), true, exact_snapshot),
+        ServedEngine::Shipped => serve(ShippedEngine::new(limits), false, |s| {
+            serde_json::to_value(s).expect("engine states serialise")
+        }),
     }
 }
 
 /// Answers requests from stdin until it closes. `gate`: the engine has 0.8.0's running gate.
-fn serve<E: Engine>(engine: E, gate: bool) -> Result<ExitCode, String> {
+/// The exact engine's state as a snapshot: without the line index, a cache that changes no
+/// reply and takes no part in the state's equality, so that equal states give equal
+/// snapshots (a model checker tells states apart by them); a restored engine rebuilds it.
+fn exact_snapshot(state: &bgtail::ExactState) -> Value {
+    let mut state = state.clone();
+    for (_, bookmark) in &mut state.bookmarks {
+        bookmark.index = bgtail::LineIndex::default();
+    }
+    serde_json::to_value(&state).expect("engine states serialise")
+}
+
+/// Answers requests from stdin until it closes. `gate`: the engine has 0.8.0's running gate;
+/// `snapshot`: the engine's state as `snapshot_ok` hands it out.
+fn serve<E: Engine>(
+    engine: E,
+    gate: bool,
+    snapshot: fn(&E::State) -> Value,
+) -> Result<ExitCode, String> {
     let mut state = E::State::default();
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -45,7 +79,7 @@ fn serve<E: Engine>(engine: E, gate: bool) -> Result<ExitCode, String> {
             continue;
         }
         let reply = match serde_json::from_str::<Request>(&line) {
-            Ok(request) => answer(&engine, gate, &mut state, request),
+            Ok(request) => answer(&engine, gate, snapshot, &mut state, request),
             Err(e) => Reply::Error {
                 in_reply_to: msg_id_of(&line),
                 code: ErrorCode::Malformed,
@@ -68,7 +102,13 @@ fn msg_id_of(line: &str) -> u64 {
         .unwrap_or(0)
 }
 
-fn answer<E: Engine>(engine: &E, gate: bool, state: &mut E::State, request: Request) -> Reply {
+fn answer<E: Engine>(
+    engine: &E,
+    gate: bool,
+    snapshot: fn(&E::State) -> Value,
+    state: &mut E::State,
+    request: Request,
+) -> Reply {
     match request {
         Request::Init {
             msg_id, versions, ..
@@ -101,7 +141,7 @@ fn answer<E: Engine>(engine: &E, gate: bool, state: &mut E::State, request: Requ
         }
         Request::Snapshot { msg_id } => Reply::SnapshotOk {
             in_reply_to: msg_id,
-            state: serde_json::to_value(&*state).expect("engine states serialise"),
+            state: snapshot(state),
         },
         Request::Restore { msg_id, state: s } => match serde_json::from_value(s) {
             Ok(restored) => {

@@ -86,9 +86,15 @@ fn an_engines_stderr_is_passed_through_prefixed() {
     // It answers "ok" to everything: no harness error, but the judge finds a line the log
     // does not hold, so the replay fails (1), not the harness (2).
     assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .current_dir(repo())
+        .args(["replay", "--engine", &misbehaving("noisy")])
+        .arg(GAP)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("!! honest counts: UntrueLine") && stdout.contains("\"ok\""),
+        stdout.contains("!! honest counts: UntrueLine") && stdout.contains("the reply said \"ok\""),
         "{stdout}"
     );
 }
