@@ -189,6 +189,26 @@ impl ModelConfig {
         }
     }
 
+    /// The budget's edge: long, repeated and completed lines, read four at a time, so that a
+    /// body can fill the budget to the unit (with the tiny limits, a long line's emission
+    /// costs 21, a completed one 8, a repeated one 6: 21 + 8 + 6 + 6 = 41, one over).
+    pub fn budget_edge() -> Self {
+        ModelConfig {
+            limits: Self::tiny_limits(),
+            max_lines: 4,
+            max_reads: 2,
+            max_resets: 0,
+            read_lines: vec![4],
+            raw_lines: vec![],
+            views: vec![],
+            kinds: vec![LineKind::Long, LineKind::Repeated],
+            partial_lines: true,
+            truncate: false,
+            rewrite: false,
+            finish: false,
+        }
+    }
+
     /// Upstream's real limits and a long horizon, for random sequences far beyond what the
     /// checker can enumerate.
     pub fn long_random() -> Self {

@@ -22,6 +22,8 @@ pub enum Bound {
     Gap,
     /// Issue #28's cap world: short and long lines, reads of 1 and 2.
     Cap,
+    /// The budget's edge: bodies that fill the budget to the unit.
+    BudgetEdge,
 }
 
 impl Bound {
@@ -37,6 +39,7 @@ impl Bound {
             Bound::Deep => ModelConfig::deep(),
             Bound::Gap => ModelConfig::issue_28_gap(),
             Bound::Cap => ModelConfig::issue_28_cap(),
+            Bound::BudgetEdge => ModelConfig::budget_edge(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `bgtail`: verify the engines, model-check them, replay job traces, record new ones, import
 //! captured pi sessions, and read a real log with a persistent bookmark.
 
+mod broken;
 mod check;
 mod eut;
 mod generate_cmd;

@@ -22,6 +22,10 @@ pub struct Args {
     /// --limits model …"` checks the same model as the in-process check.
     #[arg(long, value_enum, default_value = "default")]
     pub limits: ServedLimits,
+    /// Test equipment: serve the exact engine with this one thing broken, for the mutation
+    /// check of the judge (see `replay/src/broken.rs`).
+    #[arg(long = "break", value_enum, hide = true)]
+    pub broken: Option<crate::broken::Break>,
 }
 
 /// The limits a served engine runs with.
@@ -43,6 +47,16 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         ServedLimits::Default => Limits::default(),
         ServedLimits::Model => bgtail_model::ModelConfig::tiny_limits(),
     };
+    if let Some(what) = args.broken {
+        if args.engine != ServedEngine::Exact {
+            return Err("--break breaks the exact engine: pass --engine exact".into());
+        }
+        return serve(
+            crate::broken::Broken::new(limits, what),
+            true,
+            exact_snapshot,
+        );
+    }
     match args.engine {
         ServedEngine::Exact => serve(ExactEngine::new(limits), true, exact_snapshot),
         ServedEngine::Shipped => serve(ShippedEngine::new(limits), false, |s| {

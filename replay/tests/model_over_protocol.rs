@@ -1,0 +1,212 @@
+//! The model checker and the one judge over engines in other processes:
+//! - the exact engine served over the protocol gives the in-process check's verdicts and
+//!   unique state counts, and the served shipped engine breaks the same properties;
+//! - pi-bgrun 0.7.1's own code shows both symptoms of #28, and its shortest counterexamples
+//!   are the committed traces;
+//! - the mutation check of the judge: each deliberately broken exact engine (`bgtail serve
+//!   --break KIND`) is caught by `replay` alone over the corpus and by `check`, with the right
+//!   anomaly named.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn bgtail(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .current_dir(repo())
+        .args(args)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+fn served(args: &str) -> String {
+    format!("cmd:{} serve {args}", env!("CARGO_BIN_EXE_bgtail"))
+}
+
+const PI_BGRUN: &str = "cmd:node adapters/pi-bgrun/main.mjs ../shared/upstream/pi-bgrun-0.7.1";
+
+/// `N states generated, M unique` and each property's verdict (holds, BROKEN, reached, …)
+/// without the paths, which depend on the search order.
+fn outcome(report: &str) -> (String, Vec<String>) {
+    let header = report.lines().next().unwrap_or_default();
+    let counts = header
+        .split(": ")
+        .nth(1)
+        .and_then(|c| c.split(", depth").next())
+        .unwrap_or_default()
+        .to_owned();
+    let verdicts = report
+        .lines()
+        .filter(|l| l.starts_with("  always") || l.starts_with("  sometimes"))
+        .map(|l| l.split(" in ").next().unwrap_or(l).to_owned())
+        .collect();
+    (counts, verdicts)
+}
+
+#[test]
+fn the_served_exact_engine_gives_the_in_process_verdicts_and_state_counts() {
+    for bound in [
+        &["--bound", "gap"][..],
+        &["--bound", "cap"],
+        &["--bound", "budget-edge"],
+        &["--bound", "ci", "--max-lines", "2", "--max-reads", "2"],
+    ] {
+        let (_, inside) = bgtail(&[&["check", "--engine", "exact"][..], bound].concat());
+        let engine = served("--engine exact --limits model");
+        let (_, outside) = bgtail(&[&["check", "--engine", &engine][..], bound].concat());
+        assert_eq!(outcome(&inside), outcome(&outside), "{bound:?}\n{outside}");
+        assert!(
+            outside.contains("states rebuilt by snapshot/restore"),
+            "{outside}"
+        );
+    }
+}
+
+#[test]
+fn the_served_shipped_engine_breaks_the_same_properties() {
+    for bound in ["gap", "cap", "budget-edge"] {
+        let (_, inside) = bgtail(&["check", "--engine", "shipped", "--bound", bound]);
+        let engine = served("--engine shipped --limits model");
+        let (code, outside) = bgtail(&["check", "--engine", &engine, "--bound", bound]);
+        assert_eq!(code, Some(1), "{outside}");
+        assert_eq!(outcome(&inside).1, outcome(&outside).1, "{bound}");
+    }
+}
+
+/// pi-bgrun's own code, through its adapter, at its own limits (an 8,000-unit budget and a
+/// 2,000-unit cap: four long lines overflow it). Without `snapshot`, every state is rebuilt by
+/// replaying its path from a `reset`.
+#[test]
+fn both_issue_28_symptoms_are_found_in_pi_bgruns_own_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().display().to_string();
+    for (bound, broken) in [
+        ("gap", &["repeats bounded"][..]),
+        ("cap", &["nothing lost", "progress", "repeats bounded"]),
+    ] {
+        let (code, report) = bgtail(&[
+            "check", "--engine", PI_BGRUN, "--bound", bound, "--export", &out,
+        ]);
+        assert_eq!(code, Some(1), "{report}");
+        assert!(
+            report.contains("replaying the path from a reset"),
+            "{report}"
+        );
+        for property in broken {
+            assert!(
+                report.contains(&format!("always    {property:<36} BROKEN")),
+                "{bound}: {property}\n{report}"
+            );
+        }
+    }
+    // The shortest counterexamples are the committed ones, byte for byte.
+    for name in [
+        "cmd-pi-bgrun-gap-repeats-bounded",
+        "cmd-pi-bgrun-cap-nothing-lost",
+        "cmd-pi-bgrun-cap-progress",
+        "cmd-pi-bgrun-cap-repeats-bounded",
+    ] {
+        let file = format!("{name}.jsonl");
+        let made = std::fs::read_to_string(dir.path().join(&file)).unwrap();
+        let pinned =
+            std::fs::read_to_string(repo().join("traces/counterexamples").join(&file)).unwrap();
+        assert_eq!(made, pinned, "{file}");
+    }
+}
+
+#[test]
+fn the_pinned_pi_bgrun_counterexamples_replay_with_their_anomalies() {
+    for (trace, anomaly) in [
+        (
+            "cmd-pi-bgrun-gap-repeats-bounded",
+            "repeats bounded: Repeated",
+        ),
+        ("cmd-pi-bgrun-cap-nothing-lost", "nothing lost: Lost"),
+        ("cmd-pi-bgrun-cap-progress", "progress: Stalled"),
+    ] {
+        let path = format!("traces/counterexamples/{trace}.jsonl");
+        for engine in [PI_BGRUN, "shipped"] {
+            let (code, out) =
+                bgtail(&["replay", "--require", "contract", "--engine", engine, &path]);
+            assert_eq!(code, Some(1), "{engine} {trace}: {out}");
+            assert!(
+                out.contains(&format!("!! {anomaly}")),
+                "{engine} {trace}: {out}"
+            );
+        }
+    }
+}
+
+/// Each broken engine, and the anomaly that must name it.
+const MUTANTS: [(&str, &str); 7] = [
+    ("claims-unprinted", "honest counts: FalseClaim"),
+    ("hides-newest", "progress: Stalled"),
+    ("left-out-count", "honest counts: DishonestCount"),
+    ("budget-off-by-one", "bounded output: OverBudget"),
+    ("settled-off-by-one", "honest counts: DishonestCount"),
+    ("forgets-newest", "repeats bounded: Repeated"),
+    ("ignores-shrink", "honest counts: WrongReset"),
+];
+
+#[test]
+fn every_broken_engine_is_caught_by_replay_alone() {
+    for (kind, anomaly) in MUTANTS {
+        let engine = served(&format!("--engine exact --break {kind}"));
+        let (code, out) = bgtail(&[
+            "replay",
+            "--require",
+            "contract",
+            "--engine",
+            &engine,
+            "traces",
+        ]);
+        assert_eq!(code, Some(1), "{kind}");
+        assert!(
+            out.contains(&format!("!! {anomaly}")),
+            "{kind}: wanted {anomaly}"
+        );
+    }
+    // And the engine they break passes.
+    let (code, out) = bgtail(&[
+        "replay",
+        "--require",
+        "contract",
+        "--engine",
+        &served("--engine exact"),
+        "traces",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+}
+
+#[test]
+fn every_broken_engine_is_caught_by_the_model_checker() {
+    let small_ci = ["--bound", "ci", "--max-lines", "2", "--max-reads", "2"];
+    for (kind, anomaly) in MUTANTS {
+        let bound: &[&str] = match kind {
+            "budget-off-by-one" => &["--bound", "budget-edge"],
+            "forgets-newest" | "settled-off-by-one" => &["--bound", "gap"],
+            _ => &small_ci,
+        };
+        let engine = served(&format!("--engine exact --limits model --break {kind}"));
+        let (code, report) = bgtail(&[&["check", "--engine", &engine][..], bound].concat());
+        assert_eq!(code, Some(1), "{kind}: {report}");
+        let (property, name) = anomaly.split_once(": ").unwrap();
+        assert!(
+            report.contains(&format!("always    {property:<36} BROKEN")),
+            "{kind}: {property}\n{report}"
+        );
+        assert!(
+            report.contains(&format!(": {name}")),
+            "{kind}: {name}\n{report}"
+        );
+    }
+}
