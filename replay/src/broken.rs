@@ -20,8 +20,8 @@ pub enum Break {
     LeftOutCount,
     /// Keeps one unit more than the budget it declares.
     BudgetOffByOne,
-    /// Moves the new-line boundary one byte on after each read: the first new line of the next
-    /// read counts as earlier.
+    /// Moves the new-line boundary one byte on after each read that left a partial line: the
+    /// line, once complete, counts as earlier.
     SettledOffByOne,
     /// Forgets the newest coverage range instead of the oldest on overflow, and says nothing.
     ForgetsNewest,
@@ -79,7 +79,11 @@ impl Broken {
     fn break_bookmark(&self, state: &mut ExactState) {
         for (_, b) in &mut state.bookmarks {
             match self.what {
-                Break::SettledOffByOne if b.settled_end > 0 => b.settled_end += 1,
+                // Inside the log, as the engine's invariants need (past its end it would
+                // underflow): the boundary is off, the bookmark still well formed.
+                Break::SettledOffByOne if b.settled_end > 0 && b.settled_end < b.size => {
+                    b.settled_end += 1
+                }
                 Break::ForgetsNewest => {
                     let ranges = b.coverage.ranges().to_vec();
                     if ranges.len() > self.declared.coverage_ranges_max {
