@@ -6,6 +6,7 @@
 // Each includer calls some of these.
 #![allow(dead_code)]
 
+use bgtail::judge::{Dialect, Judge, ReadInput, Rules};
 use bgtail::pi_session::{recorded_read, PiSession};
 use bgtail::protocol::{Reply as ProtocolReply, Request as ProtocolRequest};
 use bgtail::source::{MemoryLog, SliceLog};
@@ -120,20 +121,75 @@ fn well_formed(reply: &Reply, log: &[u8]) {
     }
 }
 
-/// Both engines through a byte-coded sequence of log changes and reads: no panic, and every
-/// reply [`well_formed`]. Each operation is a byte: its low 3 bits the kind, the rest how many
-/// following bytes are its argument.
-pub fn engines(data: &[u8]) {
-    fn read<E: Engine>(engine: &E, state: &mut E::State, log: &MemoryLog, request: &Request) {
-        if let Ok(reply) = engine.read(state, JOB, &log.source(), request) {
-            well_formed(&reply, log.bytes());
+/// The one judge over the exact engine's replies, while the sequence stays where the contract
+/// promises everything: the log within the head probe (so that every rewrite is detectable),
+/// and a finished job never running again.
+struct Judged {
+    judge: Judge,
+    rules: Rules,
+    /// Off for good once the sequence leaves the contract's ground.
+    on: bool,
+    finished: bool,
+}
+
+impl Judged {
+    fn read(&mut self, log: &MemoryLog, request: &Request, reply: &Reply) {
+        let source = log.source();
+        self.finished |= !request.running;
+        if log.bytes().len() as u64 > self.rules.limits.head_probe_bytes
+            || (self.finished && request.running)
+        {
+            self.on = false;
         }
+        let gated = request.running && !request.peek;
+        if !self.on || gated || reply.is_error {
+            return;
+        }
+        let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+        let verdict = self.judge.judge(
+            &self.rules,
+            &ReadInput {
+                log: log.bytes(),
+                file: source.file_number,
+                request,
+                text: &reply.text,
+                shown: Some(&shown),
+            },
+        );
+        assert!(
+            verdict.anomalies.is_empty(),
+            "{}\nrequest {request:?}\nreply:\n{}\nlog: {:?}",
+            verdict
+                .anomalies
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n"),
+            reply.text,
+            String::from_utf8_lossy(log.bytes())
+        );
     }
+}
+
+/// Both engines through a byte-coded sequence of log changes and reads: no panic, every reply
+/// [`well_formed`], and every exact reply without an anomaly by the one judge ([`Judged`]).
+/// Each operation is a byte: its low 3 bits the kind, the rest how many following bytes are
+/// its argument.
+pub fn engines(data: &[u8]) {
     let (exact, shipped) = (
         ExactEngine::new(small_limits()),
         ShippedEngine::new(small_limits()),
     );
     let (mut es, mut ss) = Default::default();
+    let mut judged = Judged {
+        judge: Judge::default(),
+        rules: Rules {
+            dialect: Dialect::Exact,
+            limits: small_limits(),
+        },
+        on: true,
+        finished: false,
+    };
     let mut log = MemoryLog::new();
     let mut rest = data;
     while let Some((&op, tail)) = rest.split_first() {
@@ -157,8 +213,13 @@ pub fn engines(data: &[u8]) {
                     running: byte(1) & 4 == 4,
                     elapsed_secs: None,
                 };
-                read(&exact, &mut es, &log, &request);
-                read(&shipped, &mut ss, &log, &request);
+                if let Ok(reply) = exact.read(&mut es, JOB, &log.source(), &request) {
+                    well_formed(&reply, log.bytes());
+                    judged.read(&log, &request, &reply);
+                }
+                if let Ok(reply) = shipped.read(&mut ss, JOB, &log.source(), &request) {
+                    well_formed(&reply, log.bytes());
+                }
             }
         }
     }

@@ -170,7 +170,7 @@ pub fn table_row(name: &str, r: &Replay) -> String {
     } else {
         format!("{}/{}", t.reproduced, t.recorded)
     };
-    // An engine in another process is not audited: its line figures are not known.
+    // A trace whose limits are not the outside engine's is not replayed, so not judged.
     let audit = |n: u64| {
         if r.audited {
             n.to_string()

@@ -267,9 +267,14 @@ impl Engine for ExactEngine {
         };
         let generation = start.generation;
         state.take(job.id);
-        // An unterminated last segment may still grow into a new line while the job runs.
+        let settled_before = start.settled_before;
+        // An unterminated last segment may still grow into a new line while the job runs; it
+        // starts where it really starts, even when the buffer cut it.
         let settled_end = match unterminated_tail_start(&scan.view) {
-            Some(start) if scan.still_writing => start,
+            Some(start) if scan.still_writing => {
+                let floor = start_settled_floor(settled_before, start);
+                line_start_before(log, start, floor, &mut bytes_read)
+            }
             _ => stat.size,
         };
         let settled_print = settled_print(log, &scan, settled_end, &mut bytes_read);
@@ -410,6 +415,36 @@ fn unterminated_tail_start(view: &View) -> Option<u64> {
             Some(view.origin + start as u64)
         }
     }
+}
+
+/// How far back the start of a partial line is searched from `start`: to the last read's
+/// settled end when it lies before (no line can start between the two, or the last read would
+/// have seen its `\n`), else to the log's start.
+fn start_settled_floor(settled_before: Option<u64>, start: u64) -> u64 {
+    settled_before.filter(|&s| s <= start).unwrap_or(0)
+}
+
+/// Where the line holding byte `start - 1` begins: `start` when the byte before it is a `\n`
+/// (or `start` is 0); else one past the nearest `\n` before it, searched back in 64 KiB pieces
+/// no further than `floor`. An unreadable piece ends the search where it stands, so that a
+/// line that cannot be read back counts as starting there.
+fn line_start_before(log: &dyn LogSource, start: u64, floor: u64, bytes_read: &mut u64) -> u64 {
+    const PIECE: u64 = 64 * 1024;
+    let mut end = start;
+    while end > floor {
+        let from = end.saturating_sub(PIECE).max(floor);
+        let Ok(piece) = read_span(log, from, end - from, bytes_read) else {
+            return end;
+        };
+        if let Some(i) = memchr::memrchr(b'\n', &piece) {
+            return from + i as u64 + 1;
+        }
+        if piece.len() as u64 != end - from {
+            return end;
+        }
+        end = from;
+    }
+    floor
 }
 
 impl ExactEngine {

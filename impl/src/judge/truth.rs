@@ -50,15 +50,11 @@ impl Truth {
             .iter()
             .map(|l| view.text(l).into_owned())
             .collect();
-        // A partial line cut by the view's start is not in the view: the settled end is then
-        // the view's start, and the line, once complete, counts as earlier (it was being
-        // written at this read), as the exact engine counts it.
+        // Where the partial line starts, even when the view cuts it: once complete, it is new.
         let settled = if request.running && !log.ends_with(b"\n") {
-            let after_newline = log
-                .iter()
+            log.iter()
                 .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i as u64 + 1);
-            after_newline.max(origin)
+                .map_or(0, |i| i as u64 + 1)
         } else {
             len
         };
