@@ -1,7 +1,10 @@
 //! `bgtail verify`: the model checks at the CI bounds and the whole trace corpus, both engines.
 
 use crate::check::{check_model, Bound};
-use crate::replay_cmd::{load, passes, replay_trace, table_header, table_row, trace_files};
+use crate::replay_cmd::{
+    load, parse_replay_engine, passes, replay_trace, table_header, table_row, trace_files,
+    ReplayEngine,
+};
 use crate::EngineArg;
 use bgtail::replay::Tally;
 use bgtail_model::TailModel;
@@ -19,6 +22,18 @@ pub struct Args {
     /// Checker threads.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
+    /// `cmd:COMMAND`: verify an engine in another process instead (docs/engine-protocol.md):
+    /// the model at the #28 bounds, the budget's edge and a reduced CI bound (3 lines, 2
+    /// reads), then every trace judged and compared with its recorded replies. Exit 0 only
+    /// when it keeps the contract everywhere and reproduces every recording.
+    #[arg(long, value_parser = parse_replay_engine)]
+    pub engine: Option<ReplayEngine>,
+    /// Seconds to await each reply of a `cmd:` engine.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
+    /// What a `cmd:` engine's replays must show (see `replay --require`; default: both).
+    #[arg(long, value_enum)]
+    pub require: Option<crate::replay_cmd::Require>,
 }
 
 fn corpus(arg: Option<PathBuf>) -> PathBuf {
@@ -33,6 +48,13 @@ fn corpus(arg: Option<PathBuf>) -> PathBuf {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
+    match &args.engine {
+        Some(ReplayEngine::Command(command)) => return verify_outside(&args, command),
+        Some(ReplayEngine::Builtin(_)) => {
+            return Err("verify checks both in-crate engines; --engine takes cmd:COMMAND".into())
+        }
+        None => {}
+    }
     let mut ok = true;
     if !args.skip_model {
         println!("## Model checks");
@@ -140,4 +162,71 @@ fn add(total: &mut Tally, t: &Tally) {
     total.stalled_reads += t.stalled_reads;
     total.over_budget_reads += t.over_budget_reads;
     total.not_replayed += t.not_replayed;
+}
+
+/// `verify --engine cmd:…`: the model over the outside engine at bounds a process can afford,
+/// then the corpus through it, judged and compared with the recordings.
+fn verify_outside(args: &Args, command: &str) -> Result<ExitCode, String> {
+    let mut ok = true;
+    if !args.skip_model {
+        println!("## Model checks");
+        let bounds: [(Bound, Option<(u8, u8)>); 4] = [
+            (Bound::Gap, None),
+            (Bound::Cap, None),
+            (Bound::BudgetEdge, None),
+            (Bound::Ci, Some((3, 2))),
+        ];
+        for (bound, reduced) in bounds {
+            let check = crate::check::Args {
+                engine: ReplayEngine::Command(command.to_owned()),
+                timeout: args.timeout,
+                bound,
+                max_lines: reduced.map(|r| r.0),
+                max_reads: reduced.map(|r| r.1),
+                threads: 1,
+                export: None,
+            };
+            let (kept, _) = crate::check::run_checks(&check)?;
+            ok &= kept;
+        }
+        println!();
+    }
+    let dir = corpus(args.traces.clone());
+    let files = trace_files(std::slice::from_ref(&dir))?;
+    println!("## Replay of {} traces in {}", files.len(), dir.display());
+    println!("{}", table_header());
+    let timeout = crate::replay_cmd::timeout(args.timeout)?;
+    let mut outside = crate::replay_eut::Outside::new(command, timeout);
+    let work = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
+    let mut total = Tally::default();
+    for (i, file) in files.iter().enumerate() {
+        let trace = load(file)?;
+        let dir = work.path().join(i.to_string());
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let r = outside.replay(&trace, &dir)?;
+        let passed = passes(&r, args.require);
+        ok &= passed;
+        let mark = if passed { "" } else { "  ← FAILS" };
+        println!("{}{mark}", table_row(&trace.header.name, &r));
+        add(&mut total, &r.tally);
+    }
+    outside.finish().map_err(|e| e.to_string())?;
+    println!();
+    println!(
+        "lines repeated {}, lines lost {}, dishonest replies {}, stalled reads {}, over budget {}, fidelity {}/{}",
+        total.lines_repeated,
+        total.lines_lost,
+        total.dishonest_replies,
+        total.stalled_reads,
+        total.over_budget_reads,
+        total.reproduced,
+        total.recorded
+    );
+    if ok {
+        println!("verify: OK — the engine kept its contract and reproduced every recorded reply");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("verify: FAILED (see above)");
+        Ok(ExitCode::FAILURE)
+    }
 }

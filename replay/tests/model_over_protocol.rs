@@ -210,3 +210,36 @@ fn every_broken_engine_is_caught_by_the_model_checker() {
         );
     }
 }
+
+/// `verify` takes an outside engine too: the corpus judged (and compared with the recordings)
+/// through it. The model part is the checks above; here it is skipped to keep the test short.
+#[test]
+fn verify_takes_an_engine_in_another_process() {
+    let engine = served("--engine exact");
+    let (code, out) = bgtail(&[
+        "verify",
+        "--skip-model",
+        "--engine",
+        &engine,
+        "--require",
+        "contract",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("lines repeated 0, lines lost 0, dishonest replies 0"),
+        "{out}"
+    );
+    let (code, out) = bgtail(&[
+        "verify",
+        "--skip-model",
+        "--engine",
+        PI_BGRUN,
+        "--require",
+        "recordings",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("fidelity 47/47"), "{out}");
+    // Held to the contract as well, upstream fails: #28.
+    let (code, out) = bgtail(&["verify", "--skip-model", "--engine", PI_BGRUN]);
+    assert_eq!(code, Some(1), "{out}");
+}
