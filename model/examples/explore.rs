@@ -1,5 +1,5 @@
 //! stateright's Explorer over the model of the exact engine, in a browser: step through
-//! appends, reads, widenings and resets, and see each reply and the ghost's verdict.
+//! appends, reads, widenings and resets, and see each reply and the judge's verdict flags.
 //!
 //! ```sh
 //! cargo run --release -p bgtail-model --example explore    # then open http://127.0.0.1:3000

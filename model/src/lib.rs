@@ -754,7 +754,7 @@ mod bound_tests {
 
     #[test]
     #[should_panic(expected = "max_lines 65 is over 64")]
-    fn a_bound_past_the_ghosts_64_lines_is_refused() {
+    fn a_bound_past_64_lines_is_refused() {
         let mut config = ModelConfig::issue_28_gap();
         config.max_lines = 65;
         TailModel::exact(config);

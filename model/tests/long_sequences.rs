@@ -1,5 +1,5 @@
 //! Long random sequences, far beyond the checker's bound and with upstream's real limits,
-//! through the same model and the same ghost oracle, for both engines.
+//! through the same model and the same judge, for both engines.
 
 use bgtail::Engine;
 use bgtail_model::{Action, LineKind, ModelConfig, TailModel, TailState};

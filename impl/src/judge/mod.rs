@@ -2,7 +2,7 @@
 //! compiled in, or in another process — judged from its **text** and the log the harness
 //! wrote, never from the engine's own books.
 //!
-//! The model's ghost, the replay audit and the contract proptest all call [`Judge::judge`]
+//! The model, the replay audit, the contract proptest and the fuzzer all call [`Judge::judge`]
 //! once per read. The judge keeps what the agent was really delivered in the current
 //! generation (decided by the judge itself: the log no longer continues the bytes the last
 //! read saw, or another file sits at the path), matches every body line **exactly** to a line
