@@ -41,6 +41,10 @@ struct Run {
 
 /// The reply to a read, or `None` when the reply must print the view's line count and the
 /// scan counted only part of the view: the engine then scans again, counting all of it.
+///
+/// Four phases: which lines the text carries ([`select`]), the coverage that results
+/// ([`next_coverage`]), the numbers the text states ([`count`]), and the text itself
+/// ([`compose`]); then the reply is assembled.
 pub(crate) fn respond(
     limits: &Limits,
     job: Job<'_>,
@@ -50,82 +54,205 @@ pub(crate) fn respond(
     scan: &Scan,
     start: &Start,
 ) -> Option<Outcome> {
+    let partial = PartialLine::of(scan, start);
+    let mut sel = select(limits, request, lines, scan, start, partial.new);
+    let (coverage, forgotten) = next_coverage(limits, scan, start, &sel.shown_complete);
+    let numbers = count(scan, start, &coverage, &sel.shown_complete);
+    if numbers.total.is_none() && sel.body.is_none() && !request.raw {
+        // "Nothing new" states the log's line count and the lines never shown above.
+        return None;
+    }
+    add_notes(request, &numbers, forgotten, &mut sel);
+    let (text, body_range) = compose(
+        limits,
+        request,
+        window,
+        scan,
+        start,
+        &mut sel,
+        &numbers,
+        partial.pending,
+    );
+    let counts = Counts {
+        total_lines: numbers.total,
+        new_lines: numbers.new_lines,
+        selected: sel.selected,
+        shown: sel.shown_complete.len() as u64,
+        new_shown: numbers.new_shown,
+        earlier_shown: numbers.earlier_shown,
+        left_out: sel.left_out,
+        unseen_above: numbers.total.map(|_| numbers.unseen_above),
+        skipped_above: numbers.skipped_above,
+        forgotten_ranges: forgotten,
+        partial_shown: sel.partial_shown,
+    };
+    let kind = if request.raw {
+        ReadKind::Raw
+    } else if !numbers.continuing {
+        ReadKind::First
+    } else if sel.body.is_some() {
+        ReadKind::Delta
+    } else {
+        ReadKind::NothingNew
+    };
+    let truncated_at = scan.view.truncated_at();
+    let details = details(job, request, window, &counts, &sel.notes, truncated_at);
+    let extent = |i: usize| {
+        let l = &scan.view.lines[i];
+        (scan.view.offset(l), scan.view.end_offset(l))
+    };
+    let partial_seen = match scan.partial {
+        Some(p) if sel.partial_shown => Some(extent(p)),
+        Some(_) if partial.pending => partial.seen_before,
+        _ => None,
+    };
+    Some(Outcome {
+        partial_seen,
+        reply: Reply {
+            text,
+            body: body_range,
+            is_error: false,
+            kind,
+            reset: start.reset,
+            shown: shown_lines(scan, start.generation, &sel),
+            counts,
+            notes: sel.notes,
+            details,
+            bytes_read: 0,
+        },
+        coverage,
+    })
+}
+
+/// The partial line, against the one the caller last saw.
+struct PartialLine {
+    /// The partial line, when it has grown since a condensed reply carried it (or was never
+    /// carried): only then is it offered again, so that an unchanged one does not repeat
+    /// itself on every poll.
+    new: Option<usize>,
+    /// A partial line is there but unchanged, so not offered.
+    pending: bool,
+    /// The extent the caller saw, when continuing a generation.
+    seen_before: Option<(u64, u64)>,
+}
+
+impl PartialLine {
+    fn of(scan: &Scan, start: &Start) -> Self {
+        let view = &scan.view;
+        let extent = |i: usize| (view.offset(&view.lines[i]), view.end_offset(&view.lines[i]));
+        let seen_before = start
+            .partial_seen
+            .filter(|_| start.settled_before.is_some());
+        let new = scan.partial.filter(|&p| Some(extent(p)) != seen_before);
+        PartialLine {
+            new,
+            pending: scan.partial.is_some() && new.is_none(),
+            seen_before,
+        }
+    }
+}
+
+/// What the text carries.
+struct Selection {
+    /// View indices of the complete lines it carries, ascending.
+    shown_complete: Vec<usize>,
+    partial_shown: bool,
+    notes: Vec<String>,
+    /// Candidates the budget left out.
+    left_out: u64,
+    /// Lines selected before the budget (the window for a raw read, else the candidates).
+    selected: u64,
+    /// The body; `None` when there is nothing to show.
+    body: Option<String>,
+}
+
+/// Which lines the text carries: the window verbatim for a raw read; else the window's lines
+/// not covered (and a new partial line), condensed newest first within the budget.
+fn select(
+    limits: &Limits,
+    request: &Request,
+    lines: usize,
+    scan: &Scan,
+    start: &Start,
+    new_partial: Option<usize>,
+) -> Selection {
     let view = &scan.view;
     let covered_before = |i: usize| {
         let l = &view.lines[i];
         start.coverage.covers(view.offset(l), view.end_offset(l))
     };
     let window_lines = scan.window_start..scan.complete;
-    let extent = |i: usize| (view.offset(&view.lines[i]), view.end_offset(&view.lines[i]));
-    // A partial line is offered again only when it has grown since a condensed reply carried
-    // it: an unchanged one would only repeat itself on every poll.
-    let partial_seen_before = start
-        .partial_seen
-        .filter(|_| start.settled_before.is_some());
-    let new_partial = scan
-        .partial
-        .filter(|&p| Some(extent(p)) != partial_seen_before);
-    let partial_pending = scan.partial.is_some() && new_partial.is_none();
-
-    // Which complete lines the text carries, and the text itself.
-    let mut shown_complete: Vec<usize>;
-    let partial_shown: bool;
-    let mut notes: Vec<String> = Vec::new();
-    let mut left_out = 0u64;
-    let selected: u64;
-    let body: Option<String>;
+    let mut sel = Selection {
+        shown_complete: Vec::new(),
+        partial_shown: false,
+        notes: Vec::new(),
+        left_out: 0,
+        selected: 0,
+        body: None,
+    };
     if request.raw {
-        shown_complete = window_lines.clone().collect();
-        partial_shown = scan.partial.is_some();
-        selected = shown_complete.len() as u64;
-        let texts: Vec<String> = shown_complete
+        sel.shown_complete = window_lines.collect();
+        sel.partial_shown = scan.partial.is_some();
+        sel.selected = sel.shown_complete.len() as u64;
+        let texts: Vec<String> = sel
+            .shown_complete
             .iter()
             .chain(scan.partial.iter())
             .map(|&i| view.text(&view.lines[i]).into_owned())
             .collect();
-        body = Some(if texts.is_empty() {
+        sel.body = Some(if texts.is_empty() {
             "(empty log)".to_owned()
         } else {
             texts.join("\n")
         });
-    } else {
-        let candidates: Vec<usize> = window_lines
-            .clone()
-            .filter(|&i| !covered_before(i))
-            .collect();
-        selected = candidates.len() as u64;
-        if candidates.is_empty() && new_partial.is_none() {
-            shown_complete = Vec::new();
-            partial_shown = false;
-            body = None;
-        } else {
-            let condensed = condense_newest_first(limits, scan, &candidates, new_partial);
-            shown_complete = condensed.shown;
-            partial_shown = condensed.partial_shown;
-            left_out = selected - shown_complete.len() as u64;
-            if left_out > 0 {
-                let again = if lines == usize::MAX {
-                    "the same `lines`".to_owned()
-                } else {
-                    format!("lines: {lines}")
-                };
-                notes.push(format!(
-                    "{left_out} older {} left out by the {}-char budget — the next read with {again} returns them",
-                    plural(left_out, "line", "lines"),
-                    limits.text_budget
-                ));
-            }
-            notes.extend(condensed.notes);
-            body = Some(condensed.body);
-        }
+        return sel;
     }
-    shown_complete.sort_unstable();
+    let candidates: Vec<usize> = window_lines.filter(|&i| !covered_before(i)).collect();
+    sel.selected = candidates.len() as u64;
+    if candidates.is_empty() && new_partial.is_none() {
+        return sel;
+    }
+    let condensed = condense_newest_first(limits, scan, &candidates, new_partial);
+    sel.shown_complete = condensed.shown;
+    sel.shown_complete.sort_unstable();
+    sel.partial_shown = condensed.partial_shown;
+    sel.left_out = sel.selected - sel.shown_complete.len() as u64;
+    if sel.left_out > 0 {
+        let again = if lines == usize::MAX {
+            "the same `lines`".to_owned()
+        } else {
+            format!("lines: {lines}")
+        };
+        sel.notes.push(format!(
+            "{} older {} left out by the {}-char budget — the next read with {again} returns them",
+            sel.left_out,
+            plural(sel.left_out, "line", "lines"),
+            limits.text_budget
+        ));
+    }
+    sel.notes.extend(condensed.notes);
+    sel.body = Some(condensed.body);
+    sel
+}
 
-    // Coverage gains exactly the shown complete lines. Runs are rebuilt over the window, where
-    // every shown line lies, and the content line just above it, so that covered lines join
-    // across the blank and wrapper lines between them instead of fragmenting the coverage.
+/// Coverage after the read: it gains exactly the shown complete lines; then the oldest
+/// ranges over the bound are forgotten (how many is the second value).
+fn next_coverage(
+    limits: &Limits,
+    scan: &Scan,
+    start: &Start,
+    shown_complete: &[usize],
+) -> (Coverage, u64) {
+    let view = &scan.view;
+    let covered_before = |i: usize| {
+        let l = &view.lines[i];
+        start.coverage.covers(view.offset(l), view.end_offset(l))
+    };
     let mut coverage = start.coverage.clone();
-    if !window_lines.is_empty() {
+    // Runs are rebuilt over the window, where every shown line lies, and the content line just
+    // above it, so that covered lines join across the blank and wrapper lines between them
+    // instead of fragmenting the coverage.
+    if scan.window_start < scan.complete {
         let from = scan.window_start.saturating_sub(1);
         let mut runs: Vec<(u64, u64)> = Vec::new();
         let mut run_open = false;
@@ -145,7 +272,33 @@ pub(crate) fn respond(
         coverage.rebuild_from(view.offset(&view.lines[from]), &runs);
     }
     let forgotten = coverage.forget_oldest(limits.coverage_ranges_max) as u64;
+    (coverage, forgotten)
+}
 
+/// The numbers a reply states.
+struct Numbers {
+    /// Whether the read continues the bookmark's generation.
+    continuing: bool,
+    /// Content lines counted: the view's, when `total` is known.
+    counted: u64,
+    /// The view's line count, when the whole view was counted.
+    total: Option<u64>,
+    /// Lines above the window never shown, and the number of the newest of them.
+    unseen_above: u64,
+    newest_unseen: Option<u64>,
+    /// Of those, the ones newer than a shown line, and the number of the oldest of them.
+    skipped_above: u64,
+    oldest_skipped: Option<u64>,
+    new_lines: u64,
+    new_shown: u64,
+    earlier_shown: u64,
+    /// "log at N lines", "N lines in view", or the lazy count's words.
+    log_words: String,
+}
+
+/// The numbers, from the scan, the bookmark's start and the coverage after the read.
+fn count(scan: &Scan, start: &Start, coverage: &Coverage, shown_complete: &[usize]) -> Numbers {
+    let view = &scan.view;
     let covered_after = |i: usize| {
         let l = &view.lines[i];
         coverage.covers(view.offset(l), view.end_offset(l))
@@ -155,12 +308,7 @@ pub(crate) fn respond(
     let above = scan.lines_above() as u64;
     let whole_view = scan.above.as_ref().is_none_or(|a| a.complete);
     let counted = above + scan.complete as u64;
-    let total = whole_view.then_some(counted);
-    if total.is_none() && body.is_none() && !request.raw {
-        // "Nothing new" states the log's line count and the lines never shown above.
-        return None;
-    }
-    let above_covered = above_covered(scan, &coverage);
+    let above_covered = above_covered(scan, coverage);
     let above_covered_count: u64 = above_covered.iter().map(|&(s, e)| e - s).sum();
     // Lines above the window never shown: all of them (for the poll text), and those newer than
     // some covered line — lines the caller skipped over, which it may not know it missed.
@@ -192,7 +340,6 @@ pub(crate) fn respond(
         ),
         Some(c) => (skipped_in_tail(c).count() as u64, skipped_in_tail(c).next()),
     };
-
     let new_line = |i: usize| {
         start
             .settled_before
@@ -212,7 +359,25 @@ pub(crate) fn respond(
     } else {
         0
     };
-    let log_words = match (&scan.above, whole_view) {
+    Numbers {
+        continuing,
+        counted,
+        total: whole_view.then_some(counted),
+        unseen_above,
+        newest_unseen,
+        skipped_above,
+        oldest_skipped,
+        new_lines,
+        new_shown,
+        earlier_shown,
+        log_words: log_words(scan, whole_view, counted),
+    }
+}
+
+/// How the text names the log's size: its line count, the view's, or the lazy count's words.
+fn log_words(scan: &Scan, whole_view: bool, counted: u64) -> String {
+    let view = &scan.view;
+    match (&scan.above, whole_view) {
         (_, true) if scan.origin == 0 && !scan.line_bound_hit => {
             format!("log at {counted} {}", plural(counted, "line", "lines"))
         }
@@ -223,106 +388,143 @@ pub(crate) fn respond(
             format_bytes((view.size - a.counted.offset) as f64)
         ),
         (None, false) => unreachable!("a tail that is the whole view counts it"),
-    };
+    }
+}
 
+/// The notes the numbers call for: forgotten coverage, lines skipped above the window, a
+/// partial line still being written.
+fn add_notes(request: &Request, n: &Numbers, forgotten: u64, sel: &mut Selection) {
     if forgotten > 0 {
-        notes.push(format!(
+        sel.notes.push(format!(
             "bookmark full: forgot the {forgotten} oldest shown {} — their lines may be shown again",
             plural(forgotten, "range", "ranges")
         ));
     }
-    if let (Some(oldest), true) = (oldest_skipped, body.is_some() && !request.raw) {
-        notes.push(format!(
-            "{skipped_above} skipped {} above this window — lines: {} reaches {}",
-            plural(skipped_above, "line", "lines"),
-            counted - oldest,
-            plural(skipped_above, "it", "them")
+    if let (Some(oldest), true) = (n.oldest_skipped, sel.body.is_some() && !request.raw) {
+        sel.notes.push(format!(
+            "{} skipped {} above this window — lines: {} reaches {}",
+            n.skipped_above,
+            plural(n.skipped_above, "line", "lines"),
+            n.counted - oldest,
+            plural(n.skipped_above, "it", "them")
         ));
     }
-    if partial_shown && !request.raw {
-        notes.push("the last line is still being written; it is shown again once complete".into());
+    if sel.partial_shown && !request.raw {
+        sel.notes
+            .push("the last line is still being written; it is shown again once complete".into());
     }
+}
 
-    let reset_words = start.reset.map(reset_words);
-    let first_read = !continuing && start.reset.is_none();
+/// The text: the header (or the status line when nothing is new) and the body, the notes,
+/// then the notes about the log itself (its cap, the view, the line bound). A raw read's reset
+/// note goes first among the notes. Returns the text and where its body is.
+#[allow(clippy::too_many_arguments)]
+fn compose(
+    limits: &Limits,
+    request: &Request,
+    window: u64,
+    scan: &Scan,
+    start: &Start,
+    sel: &mut Selection,
+    n: &Numbers,
+    partial_pending: bool,
+) -> (String, std::ops::Range<usize>) {
+    let reset = start.reset.map(reset_words);
+    let prefix = match reset {
+        Some(words) => format!("{words}, so the bookmark starts over: "),
+        None if !n.continuing => "first read: ".to_owned(),
+        None => String::new(),
+    };
     let mut text = String::new();
     let mut body_range = 0..0;
-    match (&body, request.raw) {
+    match (&sel.body, request.raw) {
         (Some(body), true) => {
-            if !shown_complete.is_empty() || partial_shown {
+            if !sel.shown_complete.is_empty() || sel.partial_shown {
                 body_range = 0..body.len();
             }
             text.push_str(body);
-            if let Some(words) = reset_words {
-                notes.insert(0, format!("{words}, so the bookmark started over"));
+            if let Some(words) = reset {
+                sel.notes
+                    .insert(0, format!("{words}, so the bookmark started over"));
             }
         }
         (Some(body), false) => {
-            let n = shown_complete.len() as u64;
-            let mut what: Vec<String> = Vec::new();
-            if continuing {
-                if new_shown > 0 && new_shown < new_lines {
-                    what.push(format!("+{new_shown} of {new_lines} new lines"));
-                } else if new_shown > 0 {
-                    what.push(format!(
-                        "+{new_shown} new {}",
-                        plural(new_shown, "line", "lines")
-                    ));
-                }
-                if earlier_shown > 0 {
-                    what.push(format!(
-                        "{earlier_shown} earlier {} not shown before",
-                        plural(earlier_shown, "line", "lines")
-                    ));
-                }
-            } else if n > 0 || !partial_shown {
-                what.push(format!("{n} {}", plural(n, "line", "lines")));
-            }
-            if partial_shown {
-                what.push("a partial line".into());
-            }
-            let prefix = match reset_words {
-                Some(words) => format!("{words}, so the bookmark starts over: "),
-                None if first_read => "first read: ".to_owned(),
-                None => String::new(),
-            };
-            text.push_str(&format!("{prefix}{} — {log_words}\n", what.join(", ")));
+            text.push_str(&format!(
+                "{prefix}{} — {}\n",
+                header_what(sel, n),
+                n.log_words
+            ));
             body_range = text.len()..text.len() + body.len();
             text.push_str(body);
         }
-        (None, _) => {
-            let prefix = match reset_words {
-                Some(words) => format!("{words}, so the bookmark starts over: "),
-                None if first_read => "first read: ".to_owned(),
-                None => String::new(),
-            };
-            let above = match newest_unseen {
-                Some(newest) => format!(
-                    "; {unseen_above} earlier {} never shown — lines: {} reaches the newest",
-                    plural(unseen_above, "line", "lines"),
-                    counted - newest
-                ),
-                None => String::new(),
-            };
-            let writing = if partial_pending {
-                "; the last line is still being written"
-            } else {
-                ""
-            };
-            if counted == 0 {
-                text.push_str(&format!("{prefix}(empty log — {log_words}{writing})"));
-            } else {
-                text.push_str(&format!(
-                    "{prefix}(no new lines — {log_words}{above}{writing})"
-                ));
-            }
+        (None, _) => text.push_str(&format!("{prefix}{}", status(n, partial_pending))),
+    }
+    if !sel.notes.is_empty() {
+        text.push_str(&format!("\n\n({})", sel.notes.join("; ")));
+    }
+    push_log_notes(&mut text, limits, window, scan);
+    (text, body_range)
+}
+
+/// What a condensed header says the text carries: new and earlier lines when continuing, else
+/// how many lines; and a partial line.
+fn header_what(sel: &Selection, n: &Numbers) -> String {
+    let shown = sel.shown_complete.len() as u64;
+    let (new_shown, new_lines, earlier) = (n.new_shown, n.new_lines, n.earlier_shown);
+    let mut what: Vec<String> = Vec::new();
+    if n.continuing {
+        if new_shown > 0 && new_shown < new_lines {
+            what.push(format!("+{new_shown} of {new_lines} new lines"));
+        } else if new_shown > 0 {
+            what.push(format!(
+                "+{new_shown} new {}",
+                plural(new_shown, "line", "lines")
+            ));
         }
+        if earlier > 0 {
+            what.push(format!(
+                "{earlier} earlier {} not shown before",
+                plural(earlier, "line", "lines")
+            ));
+        }
+    } else if shown > 0 || !sel.partial_shown {
+        what.push(format!("{shown} {}", plural(shown, "line", "lines")));
     }
-    if !notes.is_empty() {
-        text.push_str(&format!("\n\n({})", notes.join("; ")));
+    if sel.partial_shown {
+        what.push("a partial line".into());
     }
-    let truncated_at = view.truncated_at();
-    if let Some(cap) = truncated_at {
+    what.join(", ")
+}
+
+/// The status of a reply with nothing to show: the log's size, the lines above never shown
+/// and the `lines` that reaches them, a partial line still being written.
+fn status(n: &Numbers, partial_pending: bool) -> String {
+    let above = match n.newest_unseen {
+        Some(newest) => format!(
+            "; {} earlier {} never shown — lines: {} reaches the newest",
+            n.unseen_above,
+            plural(n.unseen_above, "line", "lines"),
+            n.counted - newest
+        ),
+        None => String::new(),
+    };
+    let writing = if partial_pending {
+        "; the last line is still being written"
+    } else {
+        ""
+    };
+    if n.counted == 0 {
+        format!("(empty log — {}{writing})", n.log_words)
+    } else {
+        format!("(no new lines — {}{above}{writing})", n.log_words)
+    }
+}
+
+/// The notes about the log itself: the wrapper's cap, a view smaller than the log, the line
+/// bound.
+fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) {
+    let view = &scan.view;
+    if let Some(cap) = view.truncated_at() {
         text.push_str(&crate::api::cap_note(cap));
     }
     if scan.origin > 0 {
@@ -339,63 +541,20 @@ pub(crate) fn respond(
             group_thousands(limits.scan_lines_max as u64)
         ));
     }
+}
 
-    let mut shown: Vec<ShownLine> = shown_complete
+/// The lines the text carries, as the reply claims them: the complete ones, then the partial.
+fn shown_lines(scan: &Scan, generation: u64, sel: &Selection) -> Vec<ShownLine> {
+    let mut shown: Vec<ShownLine> = sel
+        .shown_complete
         .iter()
-        .map(|&i| shown_line(scan, i, start.generation, false))
+        .map(|&i| shown_line(scan, i, generation, false))
         .collect();
-    if partial_shown {
-        shown.push(shown_line(
-            scan,
-            scan.partial.expect("a partial line"),
-            start.generation,
-            true,
-        ));
+    if sel.partial_shown {
+        let partial = scan.partial.expect("a partial line");
+        shown.push(shown_line(scan, partial, generation, true));
     }
-    let counts = Counts {
-        total_lines: total,
-        new_lines,
-        selected,
-        shown: shown_complete.len() as u64,
-        new_shown,
-        earlier_shown,
-        left_out,
-        unseen_above: whole_view.then_some(unseen_above),
-        skipped_above,
-        forgotten_ranges: forgotten,
-        partial_shown,
-    };
-    let kind = if request.raw {
-        ReadKind::Raw
-    } else if !continuing {
-        ReadKind::First
-    } else if body.is_some() {
-        ReadKind::Delta
-    } else {
-        ReadKind::NothingNew
-    };
-    let details = details(job, request, window, &counts, &notes, truncated_at);
-    let partial_seen = match scan.partial {
-        Some(p) if partial_shown => Some(extent(p)),
-        Some(_) if partial_pending => partial_seen_before,
-        _ => None,
-    };
-    Some(Outcome {
-        partial_seen,
-        reply: Reply {
-            text,
-            body: body_range,
-            is_error: false,
-            kind,
-            reset: start.reset,
-            shown,
-            counts,
-            notes,
-            details,
-            bytes_read: 0,
-        },
-        coverage,
-    })
+    shown
 }
 
 fn shown_line(scan: &Scan, index: usize, generation: u64, partial: bool) -> ShownLine {
