@@ -13,7 +13,7 @@ use crate::api::{
 use crate::condense::condense_oldest_first;
 use crate::js::{format_bytes, group_thousands, json_number, plural, Utf16Prefix};
 use crate::limits::Limits;
-use crate::source::{read_span, LogSource};
+use crate::source::{read_span, LogSource, SourceError};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -139,6 +139,8 @@ impl Engine for ShippedEngine {
 }
 
 impl ShippedEngine {
+    /// One read of the log (upstream's `bgtailCore`), in its phases: read the view, choose the
+    /// row and the selection, write the bookmark (before condensing, §9), condense, compose.
     fn read_log(
         &self,
         state: &mut ShippedState,
@@ -148,22 +150,11 @@ impl ShippedEngine {
         lines: f64,
         window: u64,
     ) -> Reply {
-        let stat = match log.stat() {
-            Ok(s) => s,
+        let (view, bytes_read) = match self.read_view(log, window) {
+            Ok(v) => v,
             Err(e) => return error_reply(job, &e),
         };
-        let size = stat.size;
-        let mut bytes_read = 0;
-        let len = size.min(window);
-        let buf = if size == 0 {
-            Vec::new()
-        } else {
-            match read_span(log, size - len, len, &mut bytes_read) {
-                Ok(b) => b,
-                Err(e) => return error_reply(job, &e),
-            }
-        };
-        let view = View::scan(size - len, size, buf, self.limits.scan_lines_max);
+        let size = view.size;
         let total = view.lines.len() as u64;
         let first = view
             .lines
@@ -174,31 +165,7 @@ impl ShippedEngine {
         let prev = state.get(job.id).cloned();
         let reset = reset_reason(prev.as_ref(), job.path, window, total, size, &first);
         let row = choose_row(prev.as_ref(), reset, request.raw, lines, total);
-
-        // The selection, as a range of indices into the view's content lines.
-        let t = total as usize;
-        let last_n = |n: f64| -> usize { t - slice_len(t, n) };
-        let (selection, served) = match row {
-            Row::First | Row::Raw | Row::Reset(_) => {
-                let start = last_n(lines);
-                (start..t, (t - start) as u64)
-            }
-            Row::Delta { clipped } => {
-                let p = prev.as_ref().expect("a delta has a bookmark");
-                let fresh = t - p.lines as usize;
-                if clipped {
-                    (last_n(lines)..t, lines as u64)
-                } else {
-                    (t - fresh..t, (p.served + fresh as u64).min(total))
-                }
-            }
-            Row::NoNew => (t..t, prev.as_ref().map_or(0, |p| p.served)),
-            Row::Widened => {
-                let p = prev.as_ref().expect("a widening has a bookmark");
-                let start = (total as f64 - lines).max(0.0) as usize;
-                (start..t - p.served as usize, lines.min(total as f64) as u64)
-            }
-        };
+        let (selection, served) = selection(row, prev.as_ref(), lines, total);
         // The bookmark is written before condensing (§9): the condenser cannot influence it.
         state.set(
             job.id,
@@ -223,47 +190,82 @@ impl ShippedEngine {
             let c = condense_oldest_first(&selected, &self.limits);
             (c.body, c.notes, c.lines_rendered)
         };
-        let body = if selected.is_empty() {
-            "(empty log)".to_owned()
-        } else {
-            body
-        };
-
         let fresh = match (row, &prev) {
             (Row::Delta { .. }, Some(p)) => total - p.lines,
             _ => 0,
         };
-        let header = match row {
-            Row::First | Row::Raw => None,
-            Row::Reset(reason) => Some(format!("{} — showing full tail", reset_words(reason))),
-            Row::Delta { clipped } => Some(format!(
-                "+{fresh} new {} since last read — log at {total} lines{}",
-                plural(fresh, "line", "lines"),
-                if clipped {
-                    format!(" (showing last {})", lines as u64)
-                } else {
-                    String::new()
-                }
-            )),
-            Row::NoNew => None,
-            Row::Widened => Some(format!(
-                "no new lines since last read — showing the {k} earlier {} of the widened window (now the last {wt} of {total})",
-                plural(selected.len() as u64, "line", "lines"),
-                k = selected.len(),
-                wt = served
-            )),
+        let rows = RowFacts {
+            row,
+            fresh,
+            total,
+            lines,
+            served,
+            selected: selected.len(),
         };
-
+        let tail = self.log_notes(&view, window);
+        let (text, body_range) = compose(&rows, &body, &notes, &tail);
         let truncated_at = view.truncated_at();
+        let details = details(job, &rows, &notes, window, truncated_at);
+        let shown = shown_lines(&view, selection, rendered);
+        let counts = Counts {
+            total_lines: Some(total),
+            new_lines: fresh,
+            selected: selected.len() as u64,
+            shown: shown.len() as u64,
+            new_shown: if matches!(row, Row::Delta { .. }) {
+                shown.len() as u64
+            } else {
+                0
+            },
+            earlier_shown: if row == Row::Widened {
+                shown.len() as u64
+            } else {
+                0
+            },
+            left_out: (selected.len() - rendered) as u64,
+            ..Counts::default()
+        };
+        Reply {
+            text,
+            body: body_range,
+            is_error: false,
+            kind: row.kind(),
+            reset,
+            counts,
+            shown,
+            notes,
+            details,
+            bytes_read,
+        }
+    }
+
+    /// The last `window` bytes of the log, scanned (upstream's read window and line bound),
+    /// and how many bytes were read.
+    fn read_view(&self, log: &dyn LogSource, window: u64) -> Result<(View, u64), SourceError> {
+        let size = log.stat()?.size;
+        let mut bytes_read = 0;
+        let len = size.min(window);
+        let buf = if size == 0 {
+            Vec::new()
+        } else {
+            read_span(log, size - len, len, &mut bytes_read)?
+        };
+        let view = View::scan(size - len, size, buf, self.limits.scan_lines_max);
+        Ok((view, bytes_read))
+    }
+
+    /// The notes about the log itself, each after a blank line: the wrapper's cap, a window
+    /// smaller than the log, the line bound.
+    fn log_notes(&self, view: &View, window: u64) -> String {
         let mut tail = String::new();
-        if let Some(cap) = truncated_at {
+        if let Some(cap) = view.truncated_at() {
             tail.push_str(&cap_note(cap));
         }
-        if size > window {
+        if view.size > window {
             tail.push_str(&format!(
                 "\n\n(searched the last {} of {} — the earlier bytes were not searched; pass a larger `bytes` (max {}) or read the log path directly)",
                 format_bytes(window as f64),
-                format_bytes(size as f64),
+                format_bytes(view.size as f64),
                 format_bytes(self.limits.view_max as f64)
             ));
         }
@@ -273,99 +275,169 @@ impl ShippedEngine {
                 group_thousands(self.limits.scan_lines_max as u64)
             ));
         }
+        tail
+    }
+}
 
-        let mut body_range = 0..0;
-        let text = if row == Row::NoNew {
-            format!(
-                "(no new lines since last read — log at {total} {}){tail}",
-                plural(total, "line", "lines")
-            )
-        } else {
-            let mut text = header.map(|h| h + "\n").unwrap_or_default();
-            if !selected.is_empty() {
-                body_range = text.len()..text.len() + body.len();
+/// The selection (a range of indices into the view's content lines) and the `served` the
+/// bookmark records, by row (reference §4).
+fn selection(
+    row: Row,
+    prev: Option<&ShippedBookmark>,
+    lines: f64,
+    total: u64,
+) -> (std::ops::Range<usize>, u64) {
+    let t = total as usize;
+    let last_n = |n: f64| -> usize { t - slice_len(t, n) };
+    match row {
+        Row::First | Row::Raw | Row::Reset(_) => {
+            let start = last_n(lines);
+            (start..t, (t - start) as u64)
+        }
+        Row::Delta { clipped } => {
+            let p = prev.expect("a delta has a bookmark");
+            let fresh = t - p.lines as usize;
+            if clipped {
+                (last_n(lines)..t, lines as u64)
+            } else {
+                (t - fresh..t, (p.served + fresh as u64).min(total))
             }
-            text.push_str(&body);
-            if !notes.is_empty() {
-                text.push_str(&format!("\n\n({})", notes.join("; ")));
+        }
+        Row::NoNew => (t..t, prev.map_or(0, |p| p.served)),
+        Row::Widened => {
+            let p = prev.expect("a widening has a bookmark");
+            let start = (total as f64 - lines).max(0.0) as usize;
+            (start..t - p.served as usize, lines.min(total as f64) as u64)
+        }
+    }
+}
+
+/// What the header, the text and `details` are made from.
+struct RowFacts {
+    row: Row,
+    /// Content lines appended since the last read (a delta's `fresh`).
+    fresh: u64,
+    total: u64,
+    lines: f64,
+    served: u64,
+    /// Lines selected (before the condenser's cap).
+    selected: usize,
+}
+
+/// The header line of a row that has one.
+fn header(f: &RowFacts) -> Option<String> {
+    let (fresh, total) = (f.fresh, f.total);
+    match f.row {
+        Row::First | Row::Raw | Row::NoNew => None,
+        Row::Reset(reason) => Some(format!("{} — showing full tail", reset_words(reason))),
+        Row::Delta { clipped } => Some(format!(
+            "+{fresh} new {} since last read — log at {total} lines{}",
+            plural(fresh, "line", "lines"),
+            if clipped {
+                format!(" (showing last {})", f.lines as u64)
+            } else {
+                String::new()
             }
-            text.push_str(&tail);
-            text
-        };
+        )),
+        Row::Widened => Some(format!(
+            "no new lines since last read — showing the {k} earlier {} of the widened window (now the last {wt} of {total})",
+            plural(f.selected as u64, "line", "lines"),
+            k = f.selected,
+            wt = f.served
+        )),
+    }
+}
 
-        let mut details = Map::new();
-        details.insert("id".into(), job.id.into());
-        details.insert("linesShown".into(), (selected.len() as u64).into());
-        details.insert("logPath".into(), job.path.into());
-        details.insert("notFound".into(), false.into());
-        details.insert("condensed".into(), (row != Row::Raw).into());
-        if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
-            details.insert("newLines".into(), fresh.into());
-            details.insert("totalLines".into(), total.into());
-        }
-        if row == Row::Widened {
-            details.insert("widened".into(), true.into());
-        } else if !notes.is_empty() {
-            details.insert(
-                "condenserNotes".into(),
-                Value::Array(notes.iter().cloned().map(Value::from).collect()),
-            );
-        }
-        details.insert("windowBytes".into(), window.into());
-        if let Some(cap) = truncated_at {
-            details.insert("truncatedAtBytes".into(), json_number(cap));
-        }
+/// The text and where its body is: the "nothing new" line, or the header, the body (`(empty
+/// log)` when nothing was selected), the condenser's notes; then the log's notes.
+fn compose(
+    f: &RowFacts,
+    body: &str,
+    notes: &[String],
+    tail: &str,
+) -> (String, std::ops::Range<usize>) {
+    if f.row == Row::NoNew {
+        let text = format!(
+            "(no new lines since last read — log at {} {}){tail}",
+            f.total,
+            plural(f.total, "line", "lines")
+        );
+        return (text, 0..0);
+    }
+    let mut text = header(f).map(|h| h + "\n").unwrap_or_default();
+    let mut body_range = 0..0;
+    if f.selected == 0 {
+        text.push_str("(empty log)");
+    } else {
+        body_range = text.len()..text.len() + body.len();
+        text.push_str(body);
+    }
+    if !notes.is_empty() {
+        text.push_str(&format!("\n\n({})", notes.join("; ")));
+    }
+    text.push_str(tail);
+    (text, body_range)
+}
 
-        let generation = 0;
-        let shown: Vec<ShownLine> = view.lines[selection.clone()]
-            .iter()
-            .take(rendered)
-            .enumerate()
-            .map(|(i, l)| ShownLine {
-                generation,
-                offset: view.offset(l),
-                end: view.end_offset(l),
-                view_line: Some((selection.start + i + 1) as u64),
-                partial: false,
-            })
-            .collect();
-        let kind = match row {
-            Row::First => ReadKind::First,
+/// Upstream's `details`, keys in its order.
+fn details(
+    job: Job<'_>,
+    f: &RowFacts,
+    notes: &[String],
+    window: u64,
+    truncated_at: Option<f64>,
+) -> Map<String, Value> {
+    let row = f.row;
+    let mut details = Map::new();
+    details.insert("id".into(), job.id.into());
+    details.insert("linesShown".into(), (f.selected as u64).into());
+    details.insert("logPath".into(), job.path.into());
+    details.insert("notFound".into(), false.into());
+    details.insert("condensed".into(), (row != Row::Raw).into());
+    if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
+        details.insert("newLines".into(), f.fresh.into());
+        details.insert("totalLines".into(), f.total.into());
+    }
+    if row == Row::Widened {
+        details.insert("widened".into(), true.into());
+    } else if !notes.is_empty() {
+        details.insert(
+            "condenserNotes".into(),
+            Value::Array(notes.iter().cloned().map(Value::from).collect()),
+        );
+    }
+    details.insert("windowBytes".into(), window.into());
+    if let Some(cap) = truncated_at {
+        details.insert("truncatedAtBytes".into(), json_number(cap));
+    }
+    details
+}
+
+/// The lines the condenser rendered, as the reply claims them.
+fn shown_lines(view: &View, selection: std::ops::Range<usize>, rendered: usize) -> Vec<ShownLine> {
+    view.lines[selection.clone()]
+        .iter()
+        .take(rendered)
+        .enumerate()
+        .map(|(i, l)| ShownLine {
+            generation: 0,
+            offset: view.offset(l),
+            end: view.end_offset(l),
+            view_line: Some((selection.start + i + 1) as u64),
+            partial: false,
+        })
+        .collect()
+}
+
+impl Row {
+    fn kind(self) -> ReadKind {
+        match self {
+            Row::First | Row::Reset(_) => ReadKind::First,
             Row::Raw => ReadKind::Raw,
-            Row::Reset(_) => ReadKind::First,
             Row::Delta { clipped: false } => ReadKind::Delta,
             Row::Delta { clipped: true } => ReadKind::DeltaClipped,
             Row::NoNew => ReadKind::NothingNew,
             Row::Widened => ReadKind::Widened,
-        };
-        Reply {
-            text,
-            body: body_range,
-            is_error: false,
-            kind,
-            reset,
-            counts: Counts {
-                total_lines: Some(total),
-                new_lines: fresh,
-                selected: selected.len() as u64,
-                shown: shown.len() as u64,
-                new_shown: if matches!(row, Row::Delta { .. }) {
-                    shown.len() as u64
-                } else {
-                    0
-                },
-                earlier_shown: if row == Row::Widened {
-                    shown.len() as u64
-                } else {
-                    0
-                },
-                left_out: (selected.len() - rendered) as u64,
-                ..Counts::default()
-            },
-            shown,
-            notes,
-            details,
-            bytes_read,
         }
     }
 }
