@@ -124,6 +124,19 @@ enum Stop {
     Enough,
 }
 
+/// A tail that does not reach the view's start, and what counting above it needs.
+#[derive(Clone, Copy)]
+struct Part {
+    origin: u64,
+    read_from: u64,
+    /// The tail's first line start, numbered.
+    tail: Mark,
+    /// `\n` bytes in the tail.
+    tail_newlines: i64,
+    /// Whether the whole view must be counted.
+    whole: bool,
+}
+
 /// What a scan is asked for.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Want {
@@ -210,118 +223,27 @@ impl Scanner<'_> {
         let tail = self.read_tail(size, read_from, origin, lines.saturating_add(1), settled)?;
         let (view, above, tail_mark, line_bound_hit) = match tail {
             Tail::Whole(buf) => {
-                let mut view = View::scan(read_from, size, buf, self.limits.scan_lines_max);
-                if origin > 0 && view.lines.first().is_some_and(|l| l.start == 0) {
-                    view.lines.remove(0);
-                }
-                let tail_mark = match first_line_start(&view, origin) {
-                    Some(at) if !view.line_bound_hit => {
-                        Some(number_from_inside(&view, at, &index).unwrap_or_else(|| {
-                            index = LineIndex::default();
-                            Mark {
-                                offset: at,
-                                lines: 0,
-                                newlines: 0,
-                            }
-                        }))
-                    }
-                    _ => None,
-                };
+                let (view, tail_mark) = self.scan_whole(buf, read_from, size, origin, &mut index);
                 let hit = view.line_bound_hit;
                 (view, None, tail_mark, hit)
             }
             Tail::Part {
                 start,
                 buf,
-                newlines: tail_newlines,
+                newlines,
             } => {
                 let view = View::scan(start, size, buf, usize::MAX);
-                let tail = match number_from_inside(&view, start, &index) {
-                    Some(m) => m,
-                    None => match index.floor(start) {
-                        Some(m) => self.count_forward(m, start)?,
-                        None => {
-                            index = LineIndex::default();
-                            Mark {
-                                offset: start,
-                                lines: 0,
-                                newlines: 0,
-                            }
-                        }
-                    },
+                let tail = self.number_tail(&view, start, &mut index)?;
+                let part = Part {
+                    origin,
+                    read_from,
+                    tail,
+                    tail_newlines: newlines,
+                    whole,
                 };
-                index.insert(tail);
-                let newlines_after = |m: Mark| tail.newlines + tail_newlines - m.newlines;
-                let floor = if origin == 0 {
-                    index.get(0)
-                } else {
-                    index.floor(read_from)
-                };
-                let forward = match floor {
-                    Some(m) => Some(self.first_line_forward(m, origin)?),
-                    None => None,
-                };
-                let max = self.limits.scan_lines_max as i64;
-                // How far down the view must be counted: all of it when asked, else down to
-                // the oldest coverage in the view, so that every covered line has a number.
-                let needed = if whole {
-                    None
-                } else {
-                    lowest_coverage_in_view(prior, origin)
-                        .map_or(Some(start), |s| (s > origin).then_some(s))
-                };
-                let (counted, hit, complete) = match forward {
-                    // A mark before the view: the whole view is counted from it, cheaply.
-                    Some(first) if newlines_after(first) + i64::from(origin > 0) < max => {
-                        (first, false, true)
-                    }
-                    _ => {
-                        // Counting backwards finds upstream's line bound exactly where it
-                        // cuts. It starts from the lowest mark inside the view that the bound
-                        // has not cut off yet (the tail's own mark at worst: the tail is
-                        // shorter than the bound), or from the lowest mark at all when only
-                        // part of the view is to be counted.
-                        let from = index
-                            .marks()
-                            .iter()
-                            .copied()
-                            .find(|&m| m.offset >= origin && newlines_after(m) < max)
-                            .unwrap_or(tail);
-                        match needed {
-                            Some(down_to) if from.offset <= down_to => (from, false, false),
-                            _ => {
-                                let (first, stop, marks) = self.count_back(
-                                    from,
-                                    read_from,
-                                    origin,
-                                    newlines_after(from),
-                                    needed.unwrap_or(0),
-                                )?;
-                                for m in marks {
-                                    index.insert(m);
-                                }
-                                match stop {
-                                    Stop::ViewStart => (first, false, true),
-                                    Stop::LineBound => (first, true, true),
-                                    Stop::Enough => (first, false, false),
-                                }
-                            }
-                        }
-                    }
-                };
-                let first = counted;
-                index.insert(first);
-                if let Some(p) = prior {
-                    for &(s, e) in p.coverage.ranges() {
-                        for x in [s, e] {
-                            if x > first.offset && x < start && index.get(x).is_none() {
-                                let floor = index.floor(x).expect("the first line is marked");
-                                let m = self.count_forward(floor, x)?;
-                                index.insert(m);
-                            }
-                        }
-                    }
-                }
+                let (counted, hit, complete) = self.count_above(&part, prior, &mut index)?;
+                index.insert(counted);
+                self.mark_coverage(prior, counted, tail.offset, &mut index)?;
                 let above = Above {
                     counted,
                     tail,
@@ -352,6 +274,154 @@ impl Scanner<'_> {
             index,
             tail_mark,
         })
+    }
+
+    /// The whole view was read: scan it (a line cut by the view's start is out) and number
+    /// its first line start from the index, or start the index over there.
+    fn scan_whole(
+        &self,
+        buf: Vec<u8>,
+        read_from: u64,
+        size: u64,
+        origin: u64,
+        index: &mut LineIndex,
+    ) -> (View, Option<Mark>) {
+        let mut view = View::scan(read_from, size, buf, self.limits.scan_lines_max);
+        if origin > 0 && view.lines.first().is_some_and(|l| l.start == 0) {
+            view.lines.remove(0);
+        }
+        let tail_mark = match first_line_start(&view, origin) {
+            Some(at) if !view.line_bound_hit => {
+                Some(number_from_inside(&view, at, index).unwrap_or_else(|| {
+                    *index = LineIndex::default();
+                    Mark {
+                        offset: at,
+                        lines: 0,
+                        newlines: 0,
+                    }
+                }))
+            }
+            _ => None,
+        };
+        (view, tail_mark)
+    }
+
+    /// The mark of the tail's first line start (`start`): from a mark inside the tail, else
+    /// counted forward from the nearest mark before it, else the index starts over there.
+    fn number_tail(
+        &mut self,
+        view: &View,
+        start: u64,
+        index: &mut LineIndex,
+    ) -> Result<Mark, SourceError> {
+        let tail = match number_from_inside(view, start, index) {
+            Some(m) => m,
+            None => match index.floor(start) {
+                Some(m) => self.count_forward(m, start)?,
+                None => {
+                    *index = LineIndex::default();
+                    Mark {
+                        offset: start,
+                        lines: 0,
+                        newlines: 0,
+                    }
+                }
+            },
+        };
+        index.insert(tail);
+        Ok(tail)
+    }
+
+    /// How far the view above the tail is counted: the mark where counting stopped, whether
+    /// upstream's line bound cut there, and whether the whole view was counted.
+    fn count_above(
+        &mut self,
+        part: &Part,
+        prior: Option<&Prior<'_>>,
+        index: &mut LineIndex,
+    ) -> Result<(Mark, bool, bool), SourceError> {
+        let Part {
+            origin,
+            read_from,
+            tail,
+            tail_newlines,
+            whole,
+        } = *part;
+        let newlines_after = |m: Mark| tail.newlines + tail_newlines - m.newlines;
+        let floor = if origin == 0 {
+            index.get(0)
+        } else {
+            index.floor(read_from)
+        };
+        let forward = match floor {
+            Some(m) => Some(self.first_line_forward(m, origin)?),
+            None => None,
+        };
+        let max = self.limits.scan_lines_max as i64;
+        // How far down the view must be counted: all of it when asked, else down to the oldest
+        // coverage in the view, so that every covered line has a number.
+        let needed = if whole {
+            None
+        } else {
+            lowest_coverage_in_view(prior, origin)
+                .map_or(Some(tail.offset), |s| (s > origin).then_some(s))
+        };
+        // A mark before the view: the whole view is counted from it, cheaply.
+        if let Some(first) = forward {
+            if newlines_after(first) + i64::from(origin > 0) < max {
+                return Ok((first, false, true));
+            }
+        }
+        // Counting backwards finds upstream's line bound exactly where it cuts. It starts from
+        // the lowest mark inside the view that the bound has not cut off yet (the tail's own
+        // mark at worst: the tail is shorter than the bound), or from the lowest mark at all
+        // when only part of the view is to be counted.
+        let from = index
+            .marks()
+            .iter()
+            .copied()
+            .find(|&m| m.offset >= origin && newlines_after(m) < max)
+            .unwrap_or(tail);
+        if needed.is_some_and(|down_to| from.offset <= down_to) {
+            return Ok((from, false, false));
+        }
+        let (first, stop, marks) = self.count_back(
+            from,
+            read_from,
+            origin,
+            newlines_after(from),
+            needed.unwrap_or(0),
+        )?;
+        for m in marks {
+            index.insert(m);
+        }
+        Ok(match stop {
+            Stop::ViewStart => (first, false, true),
+            Stop::LineBound => (first, true, true),
+            Stop::Enough => (first, false, false),
+        })
+    }
+
+    /// Marks every coverage boundary between the first counted line and the tail, so that the
+    /// next read finds each covered line's number without counting.
+    fn mark_coverage(
+        &mut self,
+        prior: Option<&Prior<'_>>,
+        first: Mark,
+        tail_start: u64,
+        index: &mut LineIndex,
+    ) -> Result<(), SourceError> {
+        let Some(p) = prior else { return Ok(()) };
+        for &(s, e) in p.coverage.ranges() {
+            for x in [s, e] {
+                if x > first.offset && x < tail_start && index.get(x).is_none() {
+                    let floor = index.floor(x).expect("the first line is marked");
+                    let m = self.count_forward(floor, x)?;
+                    index.insert(m);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Reads the log backwards from its end, in pieces that double from `tail_chunk`, until
