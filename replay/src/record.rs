@@ -4,7 +4,7 @@
 use bgtail::trace::{self, Event, Header, Source, Trace, Write};
 use std::io::Read as _;
 use std::path::PathBuf;
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Child, Command, ExitCode, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -124,30 +124,63 @@ fn machine() -> String {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let mut planned = match &args.reads {
+    let planned = match &args.reads {
         Some(spec) => Some(plan(spec)?),
         None => None,
     };
-    let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
-    let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
     let mut watched = args.watch.as_ref().map(|path| Watched {
         path: path.clone(),
         size: 0,
         inode: None,
     });
+    let (mut child, output, pump) = spawn(&args, watched.is_some())?;
+    let mut rec = Recording {
+        started: Instant::now(),
+        log: Vec::new(),
+        events: Vec::new(),
+        planned,
+        next_poll: args.poll,
+        last_progress: Instant::now(),
+    };
+    rec.record(&args, &mut child, &output, watched.as_mut())?;
+    let _ = pump.join();
+    let status = child
+        .wait()
+        .map_err(|e| format!("{}: {e}", args.command[0]))?;
+    let code = status.code().unwrap_or(128 + 9);
+    rec.finish(code, args.lines);
+    if let Some(path) = &args.log {
+        rec.log
+            .extend_from_slice(bgtail::trace::exit_marker(i64::from(code)).as_bytes());
+        std::fs::write(path, &rec.log).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    write_trace(&args, rec.events)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The running command, its output's chunks, and the thread that reads them.
+type Started = (Child, mpsc::Receiver<Vec<u8>>, std::thread::JoinHandle<()>);
+
+/// Starts the command the way bgrun does: stdout and stderr into one pipe (read by a thread
+/// into the channel), or, when a file is watched, nowhere.
+fn spawn(
+    args: &Args,
+    watching: bool,
+) -> Result<Started, String> {
+    let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
+    let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
     let mut command = Command::new(&args.command[0]);
     command.args(&args.command[1..]).stdin(Stdio::null());
-    if watched.is_some() {
+    if watching {
         command.stdout(Stdio::null()).stderr(Stdio::null());
         drop((writer, writer2));
     } else {
         command.stdout(writer).stderr(writer2);
     }
-    let mut child = command
+    let child = command
         .spawn()
         .map_err(|e| format!("{}: {e}", args.command[0]))?;
     drop(command);
-    let started = Instant::now();
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     let pump = std::thread::spawn(move || {
         let mut reader = reader;
@@ -163,99 +196,134 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             }
         }
     });
-    let mut log = Vec::new();
-    let mut events = Vec::new();
-    let mut next_poll = args.poll;
-    let mut last_progress = Instant::now();
-    let ms = |i: Instant| i.duration_since(started).as_millis() as u64;
-    loop {
-        let now = ms(Instant::now());
-        let next_read = match &planned {
-            Some(p) => p.first().map(|r| r.at),
-            None => Some(next_poll),
-        };
-        let mut wait = next_read.map_or(Duration::from_millis(100), |at| {
-            Duration::from_millis(at.saturating_sub(now))
-        });
-        if let Some(w) = &mut watched {
-            // Watching a file: look at it often, and stop once the command has exited.
-            w.poll(ms(Instant::now()), &mut log, &mut events);
-            wait = wait.min(Duration::from_millis(20));
-            if child.try_wait().map_err(|e| e.to_string())?.is_some() {
-                w.poll(ms(Instant::now()), &mut log, &mut events);
-                break;
-            }
-        }
-        let received = if watched.is_some() {
-            // The command's output is not captured: only the watched file counts.
-            std::thread::sleep(wait);
-            Err(mpsc::RecvTimeoutError::Timeout)
-        } else {
-            rx.recv_timeout(wait)
-        };
-        match received {
-            Ok(chunk) => {
-                log.extend_from_slice(&chunk);
-                events.push(Event::Append(Write::new(Some(ms(Instant::now())), &chunk)));
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let at = ms(Instant::now());
-                if next_read.is_none_or(|due| at < due) {
-                    continue;
-                }
-                match &mut planned {
-                    Some(p) if !p.is_empty() => {
-                        let r = p.remove(0);
-                        events.push(read_event(at, r.lines, r.raw));
-                    }
-                    Some(_) => {}
-                    None => {
-                        events.push(read_event(at, args.lines, false));
-                        next_poll = at + args.poll;
-                    }
+    Ok((child, rx, pump))
+}
+
+/// A recording in progress: the log so far and the trace's events.
+struct Recording {
+    started: Instant,
+    log: Vec<u8>,
+    events: Vec<Event>,
+    /// `--reads`: the reads still to come, earliest first (`None`: poll every `--poll` ms).
+    planned: Option<Vec<PlannedRead>>,
+    next_poll: u64,
+    last_progress: Instant,
+}
+
+impl Recording {
+    fn ms(&self, i: Instant) -> u64 {
+        i.duration_since(self.started).as_millis() as u64
+    }
+
+    /// Records until the command's output ends (or, watching a file, until it exits): each
+    /// chunk as an append, each due read as a read.
+    fn record(
+        &mut self,
+        args: &Args,
+        child: &mut Child,
+        output: &mpsc::Receiver<Vec<u8>>,
+        mut watched: Option<&mut Watched>,
+    ) -> Result<(), String> {
+        loop {
+            let now = self.ms(Instant::now());
+            let next_read = match &self.planned {
+                Some(p) => p.first().map(|r| r.at),
+                None => Some(self.next_poll),
+            };
+            let mut wait = next_read.map_or(Duration::from_millis(100), |at| {
+                Duration::from_millis(at.saturating_sub(now))
+            });
+            if let Some(w) = watched.as_deref_mut() {
+                // Watching a file: look at it often, and stop once the command has exited.
+                w.poll(self.ms(Instant::now()), &mut self.log, &mut self.events);
+                wait = wait.min(Duration::from_millis(20));
+                if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+                    w.poll(self.ms(Instant::now()), &mut self.log, &mut self.events);
+                    return Ok(());
                 }
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            let received = if watched.is_some() {
+                // The command's output is not captured: only the watched file counts.
+                std::thread::sleep(wait);
+                Err(mpsc::RecvTimeoutError::Timeout)
+            } else {
+                output.recv_timeout(wait)
+            };
+            match received {
+                Ok(chunk) => {
+                    self.log.extend_from_slice(&chunk);
+                    let at = self.ms(Instant::now());
+                    self.events
+                        .push(Event::Append(Write::new(Some(at), &chunk)));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => self.read_if_due(next_read, args),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+            self.progress();
         }
-        if last_progress.elapsed() > Duration::from_secs(1) {
-            last_progress = Instant::now();
-            let reads = events
-                .iter()
-                .filter(|e| matches!(e, Event::Read(_)))
-                .count();
-            eprint!(
-                "\rrecording {:.1} s: {} bytes, {} lines, {reads} reads   ",
-                started.elapsed().as_secs_f64(),
-                log.len(),
-                log.iter().filter(|&&b| b == b'\n').count()
-            );
+    }
+
+    /// The next read, when it is due: the planned one, or a poll.
+    fn read_if_due(&mut self, next_read: Option<u64>, args: &Args) {
+        let at = self.ms(Instant::now());
+        if next_read.is_none_or(|due| at < due) {
+            return;
+        }
+        match &mut self.planned {
+            Some(p) if !p.is_empty() => {
+                let r = p.remove(0);
+                self.events.push(read_event(at, r.lines, r.raw));
+            }
+            Some(_) => {}
+            None => {
+                self.events.push(read_event(at, args.lines, false));
+                self.next_poll = at + args.poll;
+            }
         }
     }
-    let _ = pump.join();
-    let status = child
-        .wait()
-        .map_err(|e| format!("{}: {e}", args.command[0]))?;
-    let code = status.code().unwrap_or(128 + 9);
-    let end = ms(Instant::now());
-    events.push(Event::Exit(trace::Exit {
-        t: Some(end),
-        code: i64::from(code),
-        marker: true,
-    }));
-    for r in planned.unwrap_or_default() {
-        events.push(read_event(end, r.lines, r.raw));
+
+    /// A progress line on stderr, once a second.
+    fn progress(&mut self) {
+        if self.last_progress.elapsed() <= Duration::from_secs(1) {
+            return;
+        }
+        self.last_progress = Instant::now();
+        let reads = self
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Read(_)))
+            .count();
+        eprint!(
+            "\rrecording {:.1} s: {} bytes, {} lines, {reads} reads   ",
+            self.started.elapsed().as_secs_f64(),
+            self.log.len(),
+            self.log.iter().filter(|&&b| b == b'\n').count()
+        );
     }
-    events.push(read_event(end, args.lines, false));
-    eprintln!(
-        "\rrecorded {:.1} s: {} bytes, exit {code}, {} events          ",
-        started.elapsed().as_secs_f64(),
-        log.len(),
-        events.len()
-    );
-    if let Some(path) = &args.log {
-        log.extend_from_slice(bgtail::trace::exit_marker(i64::from(code)).as_bytes());
-        std::fs::write(path, &log).map_err(|e| format!("{}: {e}", path.display()))?;
+
+    /// The command exited with `code`: the exit, the planned reads left, and a last read.
+    fn finish(&mut self, code: i32, lines: u64) {
+        let end = self.ms(Instant::now());
+        self.events.push(Event::Exit(trace::Exit {
+            t: Some(end),
+            code: i64::from(code),
+            marker: true,
+        }));
+        for r in self.planned.take().unwrap_or_default() {
+            self.events.push(read_event(end, r.lines, r.raw));
+        }
+        self.events.push(read_event(end, lines, false));
+        eprintln!(
+            "\rrecorded {:.1} s: {} bytes, exit {code}, {} events          ",
+            self.started.elapsed().as_secs_f64(),
+            self.log.len(),
+            self.events.len()
+        );
     }
+}
+
+/// Writes the trace to `--out`, its folder made if needed.
+fn write_trace(args: &Args, events: Vec<Event>) -> Result<(), String> {
     let name = args.name.clone().unwrap_or_else(|| {
         args.out
             .file_stem()
@@ -279,7 +347,5 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    std::fs::write(&args.out, trace.to_jsonl())
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
-    Ok(ExitCode::SUCCESS)
+    std::fs::write(&args.out, trace.to_jsonl()).map_err(|e| format!("{}: {e}", args.out.display()))
 }
