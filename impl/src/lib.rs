@@ -30,6 +30,7 @@ pub mod generate;
 pub mod js;
 pub mod judge;
 pub mod limits;
+pub mod pi_import;
 pub mod pi_session;
 pub mod protocol;
 pub mod replay;

@@ -163,10 +163,7 @@ type Started = (Child, mpsc::Receiver<Vec<u8>>, std::thread::JoinHandle<()>);
 
 /// Starts the command the way bgrun does: stdout and stderr into one pipe (read by a thread
 /// into the channel), or, when a file is watched, nowhere.
-fn spawn(
-    args: &Args,
-    watching: bool,
-) -> Result<Started, String> {
+fn spawn(args: &Args, watching: bool) -> Result<Started, String> {
     let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
     let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
     let mut command = Command::new(&args.command[0]);
