@@ -88,6 +88,7 @@ impl Request {
 /// What kind of read a reply is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ReadKind {
     /// The first read of an id, or the first of a new generation of its log.
     First,
@@ -110,6 +111,7 @@ pub enum ReadKind {
 /// Why a read started over instead of continuing from the bookmark.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ResetReason {
     /// The id resolves to another path than the bookmark's.
     PathChanged,
