@@ -206,29 +206,7 @@ impl Engine for ExactEngine {
             None => None,
         };
         let continuing = prev.filter(|_| reset.is_none());
-        let start = match (prev, continuing) {
-            (Some(p), Some(_)) => render::Start {
-                generation: p.generation,
-                coverage: p.coverage.clone(),
-                settled_before: Some(p.settled_end),
-                reset: None,
-                partial_seen: p.partial_seen,
-            },
-            (Some(p), None) => render::Start {
-                generation: p.generation + 1,
-                coverage: Coverage::default(),
-                settled_before: None,
-                reset,
-                partial_seen: None,
-            },
-            (None, _) => render::Start {
-                generation: 1,
-                coverage: Coverage::default(),
-                settled_before: None,
-                reset: None,
-                partial_seen: None,
-            },
-        };
+        let start = render::Start::after(prev, reset);
         let prior = continuing.map(|p| Prior {
             settled_end: p.settled_end,
             coverage: &p.coverage,
@@ -265,39 +243,55 @@ impl Engine for ExactEngine {
                 None => unreachable!("a whole scan counts the view"),
             }
         };
-        let generation = start.generation;
         state.take(job.id);
-        let settled_before = start.settled_before;
+        let (mut reply, bookmark) =
+            self.next_bookmark(log, job, stat, head, &start, scan, outcome, &mut bytes_read);
+        state.put(job.id, bookmark, self.limits.bookmark_capacity);
+        reply.bytes_read = bytes_read;
+        Ok(reply)
+    }
+}
+
+impl ExactEngine {
+    /// The bookmark a read leaves: where its complete lines end (a partial line's own start,
+    /// read back when the buffer cut it), the fingerprint before that end, the next line
+    /// index, and the coverage the reply earned. Returns the reply beside it.
+    #[allow(clippy::too_many_arguments)]
+    fn next_bookmark(
+        &self,
+        log: &dyn LogSource,
+        job: Job<'_>,
+        stat: LogStat,
+        head: BytePrint,
+        start: &render::Start,
+        scan: Scan,
+        outcome: render::Outcome,
+        bytes_read: &mut u64,
+    ) -> (Reply, ExactBookmark) {
         // An unterminated last segment may still grow into a new line while the job runs; it
         // starts where it really starts, even when the buffer cut it.
         let settled_end = match unterminated_tail_start(&scan.view) {
-            Some(start) if scan.still_writing => {
-                let floor = start_settled_floor(settled_before, start);
-                line_start_before(log, start, floor, &mut bytes_read)
+            Some(tail) if scan.still_writing => {
+                let floor = start_settled_floor(start.settled_before, tail);
+                line_start_before(log, tail, floor, bytes_read)
             }
             _ => stat.size,
         };
-        let settled_print = settled_print(log, &scan, settled_end, &mut bytes_read);
+        let settled_print = settled_print(log, &scan, settled_end, bytes_read);
         let index = next_index(&self.limits, scan, &outcome.coverage, settled_end);
-        state.put(
-            job.id,
-            ExactBookmark {
-                path: job.path.to_owned(),
-                generation,
-                identity: stat.identity,
-                size: stat.size,
-                settled_end,
-                head,
-                settled_print,
-                coverage: outcome.coverage,
-                partial_seen: outcome.partial_seen,
-                index,
-            },
-            self.limits.bookmark_capacity,
-        );
-        let mut reply = outcome.reply;
-        reply.bytes_read = bytes_read;
-        Ok(reply)
+        let bookmark = ExactBookmark {
+            path: job.path.to_owned(),
+            generation: start.generation,
+            identity: stat.identity,
+            size: stat.size,
+            settled_end,
+            head,
+            settled_print,
+            coverage: outcome.coverage,
+            partial_seen: outcome.partial_seen,
+            index,
+        };
+        (outcome.reply, bookmark)
     }
 }
 

@@ -20,6 +20,36 @@ pub(crate) struct Start {
     pub partial_seen: Option<(u64, u64)>,
 }
 
+impl Start {
+    /// Where a read starts from, given the bookmark (if any) and the new generation's reason
+    /// (if the log is another generation than the bookmark's).
+    pub fn after(prev: Option<&super::ExactBookmark>, reset: Option<ResetReason>) -> Start {
+        match (prev, reset) {
+            (Some(p), None) => Start {
+                generation: p.generation,
+                coverage: p.coverage.clone(),
+                settled_before: Some(p.settled_end),
+                reset: None,
+                partial_seen: p.partial_seen,
+            },
+            (Some(p), Some(_)) => Start {
+                generation: p.generation + 1,
+                coverage: Coverage::default(),
+                settled_before: None,
+                reset,
+                partial_seen: None,
+            },
+            (None, _) => Start {
+                generation: 1,
+                coverage: Coverage::default(),
+                settled_before: None,
+                reset: None,
+                partial_seen: None,
+            },
+        }
+    }
+}
+
 pub(crate) struct Outcome {
     pub reply: Reply,
     /// The extent of the partial line as the caller has now seen it (see `Start`).
