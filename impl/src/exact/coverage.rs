@@ -79,6 +79,19 @@ mod tests {
         assert_eq!(c.ranges(), &[(0, 5)]);
     }
 
+    /// A range that starts where the rebuild starts is replaced, not cut to nothing: an empty
+    /// range would count against the bound and push a real one out. (cargo-mutants found this
+    /// and `is_empty` unpinned.)
+    #[test]
+    fn a_range_starting_at_the_rebuild_is_replaced_whole() {
+        let mut c = Coverage::default();
+        assert!(c.is_empty());
+        c.rebuild_from(0, &[(0, 10), (20, 30)]);
+        assert!(!c.is_empty());
+        c.rebuild_from(20, &[(25, 30)]);
+        assert_eq!(c.ranges(), &[(0, 10), (25, 30)]);
+    }
+
     #[test]
     fn overflow_forgets_the_lowest_ranges() {
         let mut c = Coverage::default();
