@@ -68,13 +68,6 @@ impl Style {
             _ => (text, n),
         }
     }
-
-    /// How a content line's text begins in a condensed body of this style: cleaned and cut at
-    /// the per-line cap (a fold marker or a cap suffix may follow). Checkers use it to find a
-    /// claimed line in a reply.
-    pub fn line_prefix(self, line: &str, limits: &Limits) -> String {
-        truncate_utf16(&self.clean(line).0, limits.line_cap)
-    }
 }
 
 /// A line with its escape sequences removed, and how many were.
