@@ -285,6 +285,33 @@ pub fn common_notes(ansi: usize, folds: usize, capped: usize, limits: &Limits) -
 
 #[cfg(test)]
 mod tests {
+
+    /// The boundaries cargo-mutants found unpinned: a line of exactly the cap is not cut, and
+    /// emissions that cost exactly the budget all fit (upstream stops only past it).
+    #[test]
+    fn a_line_of_exactly_the_cap_is_whole_and_the_budget_is_inclusive() {
+        let limits = Limits {
+            text_budget: 30,
+            line_cap: 9,
+            ..Limits::default()
+        };
+        let at_cap = "abcdefghi";
+        let e = build_emissions(&[at_cap], &limits, Style::Exact);
+        assert_eq!(
+            (e.list[0].text.as_str(), e.list[0].line_capped),
+            (at_cap, false)
+        );
+        // Three emissions of 9 units cost 10 each: exactly the budget.
+        let lines = ["aaaaaaaaa", "bbbbbbbbb", "ccccccccc"];
+        let c = condense_oldest_first(&lines, &limits);
+        assert_eq!((c.lines_rendered, c.budget_hit), (3, false));
+        let over = Limits {
+            text_budget: 29,
+            ..limits
+        };
+        let c = condense_oldest_first(&lines, &over);
+        assert_eq!((c.lines_rendered, c.budget_hit), (2, true));
+    }
     use super::*;
 
     fn l() -> Limits {
