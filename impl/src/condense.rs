@@ -110,8 +110,6 @@ pub struct Emissions {
     pub list: Vec<Emission>,
     /// Input lines that held at least one escape sequence (what upstream's note counts).
     pub lines_with_ansi: usize,
-    /// Escape sequences removed.
-    pub ansi_sequences: usize,
     /// Runs that folded.
     pub folded_runs: usize,
 }
@@ -125,7 +123,6 @@ pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, style: Style
         let (text, n) = style.clean(line.as_ref());
         if n > 0 {
             out.lines_with_ansi += 1;
-            out.ansi_sequences += n;
         }
         cleaned.push(text);
         sequences.push(n);
