@@ -145,7 +145,7 @@ impl Judged {
         if !self.on || gated || reply.is_error {
             return;
         }
-        let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+        let shown = reply.shown_ranges();
         let verdict = self.judge.judge(
             &self.rules,
             &ReadInput {
@@ -159,12 +159,7 @@ impl Judged {
         assert!(
             verdict.anomalies.is_empty(),
             "{}\nrequest {request:?}\nreply:\n{}\nlog: {:?}",
-            verdict
-                .anomalies
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n"),
+            verdict.report(),
             reply.text,
             String::from_utf8_lossy(log.bytes())
         );

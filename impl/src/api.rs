@@ -199,6 +199,13 @@ pub struct Reply {
     pub bytes_read: u64,
 }
 
+impl Reply {
+    /// The lines the reply claims, as the `(offset, end)` byte ranges the judge checks.
+    pub fn shown_ranges(&self) -> Vec<(u64, u64)> {
+        self.shown.iter().map(|l| (l.offset, l.end)).collect()
+    }
+}
+
 /// A request refused before any read: upstream throws these instead of returning a result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rejected(pub String);

@@ -339,7 +339,7 @@ fn read_once<E: Engine>(
             record,
         );
     }
-    let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+    let shown = reply.shown_ranges();
     let observed = Observed {
         text: &reply.text,
         // A gated read is judged by the request; an error reply carries no lines.

@@ -146,7 +146,7 @@ impl Oracle {
         req.raw = raw;
         req.bytes = bytes.map(f64::from);
         let reply = t.read(&self.log.source(), &req).unwrap();
-        let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+        let shown = reply.shown_ranges();
         let verdict = self.judge.judge(
             &self.rules,
             &ReadInput {
@@ -160,12 +160,7 @@ impl Oracle {
         assert!(
             verdict.anomalies.is_empty(),
             "{}\nreply:\n{}\nlog: {:?}",
-            verdict
-                .anomalies
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("\n"),
+            verdict.report(),
             reply.text,
             String::from_utf8_lossy(self.log.bytes())
         );

@@ -537,7 +537,7 @@ impl<E: Engine> TailModel<E> {
         // The model's id is valid, so only an engine in another process that failed refuses
         // a read: nothing to judge, and the caller reports the failure when the check ends.
         let reply = self.engine.read(&mut s.engine, job, &log, &request).ok()?;
-        let shown: Vec<(u64, u64)> = reply.shown.iter().map(|l| (l.offset, l.end)).collect();
+        let shown = reply.shown_ranges();
         let verdict = s.judge.judge(
             &self.rules(),
             &ReadInput {

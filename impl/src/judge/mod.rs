@@ -211,6 +211,15 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// Every anomaly, one per line (empty when the reply kept the contract).
+    pub fn report(&self) -> String {
+        self.anomalies
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
     fn push(&mut self, anomaly: Anomaly) {
         let f = &mut self.flags;
         match anomaly.kind {
