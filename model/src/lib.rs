@@ -12,7 +12,7 @@
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
 //! vacuously.
 
-use bgtail::judge::{Dialect, Flags, Judge, ReadInput, Rules};
+use bgtail::judge::{Flags, Judge, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::{Engine, ExactEngine, Job, Limits, Request, ShippedEngine};
@@ -576,16 +576,9 @@ impl<E: Engine> TailModel<E> {
             .collect()
     }
 
-    /// What the judge holds this model's engine to.
+    /// What the judge holds this model's engine to: its text format and its limits.
     pub fn rules(&self) -> Rules {
-        let dialect = match self.engine.style() {
-            bgtail::condense::Style::Exact => Dialect::Exact,
-            bgtail::condense::Style::Upstream => Dialect::Upstream,
-        };
-        Rules {
-            dialect,
-            limits: self.config.limits.clone(),
-        }
+        bgtail::replay::rules_of(&self.engine)
     }
 }
 

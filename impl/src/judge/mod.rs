@@ -233,6 +233,16 @@ impl Verdict {
     }
 }
 
+/// One read's facts, as the guarantees' checks share them.
+#[derive(Clone, Copy)]
+struct Read<'a> {
+    truth: &'a Truth,
+    claimed: &'a Claimed,
+    aligned: &'a Aligned,
+    /// The window's lines never delivered in this generation before this reply.
+    undelivered: &'a [usize],
+}
+
 /// What the last read saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct LastRead {
@@ -278,14 +288,7 @@ impl Judge {
 
     /// Whether `log` (with `file` at the path) continues the bytes the last read saw.
     pub fn continues(&self, log: &[u8], file: u64) -> bool {
-        self.last.is_some()
-            && !self.begins_generation(&ReadInput {
-                log,
-                file,
-                request: &Request::default(),
-                text: "",
-                shown: None,
-            })
+        self.last.is_some() && !self.begins_generation(log, file)
     }
 
     /// Whether line `span` was delivered in this generation before.
@@ -299,7 +302,7 @@ impl Judge {
         let truth = Truth::of(input.log, input.request, &rules.limits);
         let mut v = Verdict::default();
         let first = self.last.is_none();
-        v.new_generation = self.begins_generation(input);
+        v.new_generation = self.begins_generation(input.log, input.file);
         if v.new_generation {
             *self = Judge {
                 last: self.last,
@@ -336,16 +339,20 @@ impl Judge {
                 summary(input.text),
             ));
         }
+        // The window's lines never delivered in this generation before this reply.
+        let undelivered: Vec<usize> = (truth.window_start..truth.complete)
+            .filter(|&i| !self.was_delivered(truth.spans[i]))
+            .collect();
+        let read = Read {
+            truth: &truth,
+            claimed: &claimed,
+            aligned: &aligned,
+            undelivered: &undelivered,
+        };
         if !raw {
-            self.judge_condensed(rules, &truth, &parsed, &claimed, &aligned, input, &mut v);
+            self.judge_condensed(rules, &read, &parsed, input, &mut v);
         }
-        self.judge_counts(
-            &truth,
-            &claimed,
-            &aligned,
-            first || v.new_generation,
-            &mut v,
-        );
+        self.judge_counts(&read, first || v.new_generation, &mut v);
         v.flags.partial_completed = self.completes_partial(&v.delivered);
         self.record(&truth, &aligned, &claimed, input);
         // Anomalies found while matching set their flags too.
@@ -357,11 +364,9 @@ impl Judge {
     }
 
     /// Whether the log no longer continues the bytes the last read saw.
-    fn begins_generation(&self, input: &ReadInput<'_>) -> bool {
+    fn begins_generation(&self, log: &[u8], file: u64) -> bool {
         self.last.is_some_and(|l| {
-            l.file != input.file
-                || (input.log.len() as u64) < l.len
-                || fnv1a(&input.log[..l.len as usize]) != l.hash
+            l.file != file || (log.len() as u64) < l.len || fnv1a(&log[..l.len as usize]) != l.hash
         })
     }
 
@@ -421,21 +426,21 @@ fn check_claims(truth: &Truth, claims: &[bool], aligned: &Aligned, v: &mut Verdi
 impl Judge {
     /// The guarantees only condensed reads give: nothing lost, progress, repeats bounded,
     /// bounded output; and the paths they took.
-    #[allow(clippy::too_many_arguments)]
     fn judge_condensed(
         &self,
         rules: &Rules,
-        truth: &Truth,
+        read: &Read<'_>,
         parsed: &Parsed<'_>,
-        claimed: &Claimed,
-        aligned: &Aligned,
         input: &ReadInput<'_>,
         v: &mut Verdict,
     ) {
+        let Read {
+            truth,
+            claimed,
+            aligned,
+            undelivered,
+        } = *read;
         let carried = |i: usize| aligned.complete.binary_search(&i).is_ok();
-        let undelivered: Vec<usize> = (truth.window_start..truth.complete)
-            .filter(|&i| !self.was_delivered(truth.spans[i]))
-            .collect();
         v.flags.left_out = undelivered.iter().any(|&i| !carried(i));
         if let Some(&newest) = undelivered.last() {
             let none_carried = !undelivered.iter().any(|&i| carried(i));
@@ -503,26 +508,26 @@ impl Judge {
 impl Judge {
     /// Honest counts: each number the text states against the truth. `fresh` says the read
     /// began a generation (or was the first), where nothing is new or earlier.
-    fn judge_counts(
-        &self,
-        truth: &Truth,
-        claimed: &Claimed,
-        aligned: &Aligned,
-        fresh: bool,
-        v: &mut Verdict,
-    ) {
+    fn judge_counts(&self, read: &Read<'_>, fresh: bool, v: &mut Verdict) {
+        let Read {
+            truth,
+            claimed,
+            aligned,
+            undelivered,
+        } = *read;
         let settled = self.last.map_or(0, |l| l.settled);
         let is_new = |i: usize| truth.spans[i].0 >= settled;
         let shown = aligned.complete.len() as u64;
         let new_shown = aligned.complete.iter().filter(|&&i| is_new(i)).count() as u64;
         let new_lines = (0..truth.complete).filter(|&i| is_new(i)).count() as u64;
-        let after = |span: (u64, u64)| self.was_delivered(span) || v.delivered.contains(&span);
-        let undelivered_left = (truth.window_start..truth.complete)
-            .filter(|&i| !self.was_delivered(truth.spans[i]))
+        let undelivered_left = undelivered
+            .iter()
             .filter(|i| aligned.complete.binary_search(i).is_err())
             .count() as u64;
+        // A reply carries only window lines, so the lines above were delivered, if at all,
+        // before it.
         let unseen_above = (0..truth.window_start)
-            .filter(|&i| !after(truth.spans[i]))
+            .filter(|&i| !self.was_delivered(truth.spans[i]))
             .count() as u64;
         let trusted = !self.forgot && !claimed.forgot;
         let mut checks: Vec<(&str, Option<u64>, u64, bool)> = vec![
