@@ -235,17 +235,19 @@ impl Audit {
     }
 }
 
-/// A record of a read before its reply.
-pub fn record(event: usize, request: crate::api::Request) -> ReadRecord {
-    ReadRecord {
-        event,
-        request,
-        text: String::new(),
-        reply: None,
-        matches_recording: None,
-        repeated: 0,
-        anomalies: Vec::new(),
-        problems: Vec::new(),
+impl ReadRecord {
+    /// The record of the read at trace event `event`, before its reply.
+    pub fn new(event: usize, request: crate::api::Request) -> Self {
+        ReadRecord {
+            event,
+            request,
+            text: String::new(),
+            reply: None,
+            matches_recording: None,
+            repeated: 0,
+            anomalies: Vec::new(),
+            problems: Vec::new(),
+        }
     }
 }
 
@@ -274,7 +276,7 @@ pub fn replay<E: Engine>(engine: &E, trace: &Trace) -> Replay {
             Event::Exit(_) => running = false,
             Event::Read(read) => {
                 let request = read.request(running, trace.header.running_gate);
-                let mut record = record(index, request);
+                let mut record = ReadRecord::new(index, request);
                 read_once(
                     engine,
                     trace,

@@ -174,7 +174,7 @@ fn read_once(
             &format!("the engine has no {missing}"),
         ));
     }
-    let mut record = bgtail::replay::record(index, request.clone());
+    let mut record = ReadRecord::new(index, request.clone());
     let real = log.display().to_string();
     let msg_id = engine.fresh_id();
     let reply = engine.request(Request::Read(ReadRequest {
@@ -229,7 +229,7 @@ fn read_once(
 fn not_replayed(index: usize, request: bgtail::Request, why: &str) -> ReadRecord {
     ReadRecord {
         text: format!("(not replayed: {why})"),
-        ..bgtail::replay::record(index, request)
+        ..ReadRecord::new(index, request)
     }
 }
 
