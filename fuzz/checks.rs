@@ -94,13 +94,14 @@ pub fn state_file_decode(data: &[u8]) {
 
 /// Small pieces and marks, so that short inputs reach the exact engine's line index.
 fn small_limits() -> Limits {
-    let mut l = Limits::default();
-    l.tail_chunk = 8;
-    l.mark_spacing = 32;
-    l.text_budget = 200;
-    l.line_cap = 20;
-    l.view_default = 4096;
-    l
+    Limits {
+        tail_chunk: 8,
+        mark_spacing: 32,
+        text_budget: 200,
+        line_cap: 20,
+        view_default: 4096,
+        ..Limits::default()
+    }
 }
 
 /// What every reply must be, whatever the engine: its body range inside its text, and every

@@ -86,7 +86,7 @@ fn every_message() -> Vec<Value> {
         running: true,
         now_ms: Some(5),
     };
-    let requests = vec![
+    let requests = [
         Request::Init {
             msg_id: 0,
             protocol: "bgtail-eut".into(),

@@ -9,7 +9,8 @@ use std::path::Path;
 #[test]
 fn every_input_a_fuzzer_crashed_on_passes_its_targets_checks() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions");
-    let targets: [(&str, fn(&[u8])); 5] = [
+    type Check = fn(&[u8]);
+    let targets: [(&str, Check); 5] = [
         ("trace_parse", checks::trace_parse),
         ("pi_session_parse", checks::pi_session_parse),
         ("protocol_message", checks::protocol_message),
