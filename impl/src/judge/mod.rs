@@ -31,6 +31,8 @@ mod align;
 mod text;
 mod truth;
 
+pub use truth::settled_end;
+
 pub use text::Dialect;
 
 use crate::api::Request;
@@ -289,6 +291,51 @@ impl Judge {
     /// Whether `log` (with `file` at the path) continues the bytes the last read saw.
     pub fn continues(&self, log: &[u8], file: u64) -> bool {
         self.last.is_some() && !self.begins_generation(log, file)
+    }
+
+    /// A judge that last saw `log` (the file numbered `file`, its job running or not) and
+    /// was delivered the complete lines `delivered` of this generation, having been told
+    /// coverage was forgotten if `forgot`. Paths reach only some such judges; an inductive
+    /// check starts from every one its invariant allows.
+    pub fn after_read(
+        log: &[u8],
+        file: u64,
+        running: bool,
+        mut delivered: Vec<(u64, u64)>,
+        forgot: bool,
+    ) -> Judge {
+        delivered.sort_unstable();
+        delivered.dedup();
+        Judge {
+            last: Some(LastRead {
+                len: log.len() as u64,
+                hash: fnv1a(log),
+                file,
+                settled: settled_end(log, running),
+            }),
+            delivered,
+            partial_delivered: Vec::new(),
+            forgot,
+        }
+    }
+
+    /// Whether the last read this judge saw was of `log`, at the file numbered `file`, with
+    /// the job running or not (which decides where its complete lines ended); `None`: no read.
+    pub fn last_saw(&self, log: &[u8], file: u64, running: bool) -> Option<bool> {
+        self.last.map(|l| {
+            l == LastRead {
+                len: log.len() as u64,
+                hash: fnv1a(log),
+                file,
+                settled: settled_end(log, running),
+            }
+        })
+    }
+
+    /// Whether the engine said, in this generation, that it forgot coverage (from then on
+    /// lines may be delivered again).
+    pub fn forgot(&self) -> bool {
+        self.forgot
     }
 
     /// Whether line `span` was delivered in this generation before.

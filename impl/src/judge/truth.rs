@@ -50,14 +50,7 @@ impl Truth {
             .iter()
             .map(|l| view.text(l).into_owned())
             .collect();
-        // Where the partial line starts, even when the view cuts it: once complete, it is new.
-        let settled = if request.running && !log.ends_with(b"\n") {
-            log.iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i as u64 + 1)
-        } else {
-            len
-        };
+        let settled = settled_end(log, request.running);
         Truth {
             spans,
             complete,
@@ -82,5 +75,18 @@ impl Truth {
     pub fn find(&self, offset: u64, end: u64) -> Option<usize> {
         let i = self.spans.binary_search_by_key(&offset, |s| s.0).ok()?;
         (i >= self.window_start && self.spans[i].1 == end).then_some(i)
+    }
+}
+
+/// Where the complete lines of `log` end: a line starting here or later at the next read is
+/// new then. The partial line's start, even when a view cuts it (once complete, it is new),
+/// while the job runs; else the log's length.
+pub fn settled_end(log: &[u8], running: bool) -> u64 {
+    if running && !log.ends_with(b"\n") {
+        log.iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i as u64 + 1)
+    } else {
+        log.len() as u64
     }
 }
