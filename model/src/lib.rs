@@ -12,6 +12,8 @@
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
 //! vacuously.
 
+pub mod induction;
+
 use bgtail::judge::{Flags, Judge, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::trace::{self, Event, Trace, Write};
@@ -255,6 +257,18 @@ impl ModelConfig {
         }
         self.limits = limits;
         self
+    }
+
+    /// The inductive check's model: CI's families and kinds, logs of up to `max_lines`
+    /// lines, and every action enabled in every state (one read and one reset allowed, as
+    /// the counters start at zero in every state the check enumerates).
+    pub fn induction(max_lines: u8) -> Self {
+        ModelConfig {
+            max_lines,
+            max_reads: 1,
+            max_resets: 1,
+            ..Self::ci()
+        }
     }
 
     /// A deeper bound for the command line: CI's families and kinds, up to 5 lines.
