@@ -374,6 +374,7 @@ impl Judge {
         v.flags.folded = aligned.folded;
         v.flags.reset_reported = claimed.reset;
         v.flags.forgot = claimed.forgot;
+        self.check_reset_reason(input, &claimed, &mut v);
         if !first && claimed.reset != v.new_generation {
             v.push(Anomaly::new(
                 AnomalyKind::WrongReset,
@@ -408,6 +409,28 @@ impl Judge {
             v.push(a);
         }
         v
+    }
+
+    /// A reset's stated reason against the log: at the same file, "the log shrank" exactly
+    /// when it is shorter than the last read saw (another reason for a shrink, or a shrink
+    /// named for a log that grew, is a wrong reset).
+    fn check_reset_reason(&self, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
+        let (Some(last), Some(said)) = (self.last, claimed.shrank) else {
+            return;
+        };
+        let shrank = (input.log.len() as u64) < last.len;
+        if last.file == input.file && said != shrank {
+            v.push(Anomaly::new(
+                AnomalyKind::WrongReset,
+                None,
+                if shrank {
+                    "a reset for the shrink (the log is shorter than the last read saw)"
+                } else {
+                    "a reason other than a shrink (the log is not shorter than the last read saw)"
+                },
+                summary(input.text),
+            ));
+        }
     }
 
     /// Whether the log no longer continues the bytes the last read saw.
@@ -517,22 +540,28 @@ impl Judge {
                 ));
             }
         }
-        if !self.forgot {
-            v.repeated = v
-                .delivered
-                .iter()
-                .copied()
-                .filter(|&s| self.was_delivered(s))
-                .collect();
-            if let Some(&(offset, _)) = v.repeated.first() {
-                let i = truth.spans.binary_search_by_key(&offset, |s| s.0).ok();
-                v.push(Anomaly::new(
-                    AnomalyKind::Repeated,
-                    i.map(|i| LineRef::of(truth, i)),
-                    "no line delivered before in this generation",
-                    format!("{} such lines", v.repeated.len()),
-                ));
-            }
+        // Coverage forgets its oldest (lowest) ranges first, so the newest line delivered in
+        // the generation stays covered even after a forget: only older lines may come again.
+        let newest = self.delivered.last().copied();
+        let may_repeat = |s: (u64, u64)| self.forgot && Some(s) != newest;
+        v.repeated = v
+            .delivered
+            .iter()
+            .copied()
+            .filter(|&s| self.was_delivered(s) && !may_repeat(s))
+            .collect();
+        if let Some(&(offset, _)) = v.repeated.first() {
+            let i = truth.spans.binary_search_by_key(&offset, |s| s.0).ok();
+            v.push(Anomaly::new(
+                AnomalyKind::Repeated,
+                i.map(|i| LineRef::of(truth, i)),
+                if self.forgot {
+                    "no line delivered before in this generation but older ones forgotten (coverage forgets its oldest ranges)"
+                } else {
+                    "no line delivered before in this generation"
+                },
+                format!("{} such lines", v.repeated.len()),
+            ));
         }
         let body_units = utf16_len(&parsed.body.join("\n"));
         if !parsed.body.is_empty() && body_units + 1 > rules.limits.text_budget {

@@ -164,9 +164,15 @@ pub(crate) struct Claimed {
     pub unseen_above: Option<u64>,
     /// The reply says the bookmark started over.
     pub reset: bool,
+    /// Whether the reason it gives is that the log shrank (`None`: no reason given, as in
+    /// upstream's text).
+    pub shrank: Option<bool>,
     /// The reply says the bookmark forgot shown lines (they may come again).
     pub forgot: bool,
 }
+
+/// How the `bgtail-exact-1` text says a reset's reason is that the log shrank.
+const SHRANK: &str = "the log shrank";
 
 /// The first unsigned number at the start of `s`, and what follows it.
 fn leading_number(s: &str) -> Option<(u64, &str)> {
@@ -254,8 +260,8 @@ impl Claimed {
             return rest;
         }
         match line.split_once(", so the bookmark starts over: ") {
-            Some((_, rest)) => {
-                self.reset = true;
+            Some((reason, rest)) => {
+                self.reset_because(reason);
                 rest
             }
             None => line,
@@ -267,9 +273,15 @@ impl Claimed {
             self.left_out = number_before(part, " older line");
         } else if part.starts_with("bookmark full: forgot the ") {
             self.forgot = true;
-        } else if part.ends_with(", so the bookmark started over") {
-            self.reset = true;
+        } else if let Some(reason) = part.strip_suffix(", so the bookmark started over") {
+            self.reset_because(reason);
         }
+    }
+
+    /// A reset, for `reason` (the format's words for a shrink are [`SHRANK`]).
+    fn reset_because(&mut self, reason: &str) {
+        self.reset = true;
+        self.shrank = Some(reason.contains(SHRANK));
     }
 
     fn read_upstream(&mut self, parsed: &Parsed<'_>) {
