@@ -62,7 +62,7 @@ pub enum Action {
     Append(LineKind),
     /// The job writes the first part of a line, without its newline.
     WritePartial,
-    /// The job finishes the partial line.
+    /// The job finishes the partial line — also after it exited (output flushed late).
     CompletePartial,
     /// A condensed read with this `lines` (wider than before is the widening).
     Read(u8),
@@ -445,7 +445,9 @@ where
                 actions.push(Action::WritePartial);
             }
         }
-        if state.partial && state.running {
+        // Also after the job exited: its last output can be flushed after a read saw the
+        // exit, the one way a line grows after a read took it as complete.
+        if state.partial {
             actions.push(Action::CompletePartial);
         }
         if state.reads < c.max_reads {
