@@ -17,19 +17,25 @@
 //!   end (where P's complete lines end), head fingerprint (P's first bytes, up to the head
 //!   probe) and settled fingerprint (the 64 bytes before the settled end) are P's;
 //! - **the judge saw P**: the judge's last read is P's length, hash and settled end;
-//! - **delivered lines are P's**: `D` ⊆ P's complete content lines;
+//! - **delivered lines are P's**: `D` ⊆ P's complete content lines, but for spans of lines
+//!   that have grown since they were delivered (a finished job's last line, flushed late):
+//!   inert, as no line of the generation has their span again, and left out of the
+//!   enumeration; the conjuncts below speak of `D`'s current lines;
 //! - **coverage lies on complete lines**: every coverage range starts where a complete
 //!   content line of P starts and ends where one ends, at most `coverage_ranges_max` ranges;
 //! - **coverage was delivered** (the contract's "nothing lost"): `C` ⊆ `D`;
 //! - **delivered is covered until forgotten**: unless the engine said it forgot coverage in
 //!   this generation, `D` ⊆ `C`;
+//! - **the newest delivered line is covered**: the highest line of `D` lies in `C`, forgot
+//!   or not (coverage forgets its oldest ranges first);
 //! - **the partial line seen is P's**: the bookmark's `partial_seen` is none, or P's own
 //!   partial line while the job runs;
 //! - **the index is true**: every mark of the line index lies at a line start of P at or
 //!   before the settled end, marks increase, and the differences of their numbers are P's
 //!   content-line and newline counts;
-//! - **a finished job writes nothing**: if the job now runs, it ran at P; if it had finished
-//!   at P, `L` is `P` or does not continue it (a truncation or a rewrite);
+//! - **a finished job writes nothing** but the end of its partial line: if the job now runs,
+//!   it ran at P; if it had finished at P, `L`'s lines are a prefix of P's with P's partial
+//!   line completed (output flushed after the exit was seen), in either variant;
 //! - **within the bound**: `P` and `L` hold at most N lines.
 //!
 //! `L` is otherwise free: any log of the model's line kinds that continues `P`, or any that
@@ -49,9 +55,13 @@
 //!   cache the engine may thin; any index that `Inv` accepts lies between the two, and each
 //!   successor's index is checked against `Inv` whatever the engine made of it.
 //!
-//! The judge's record of partial lines delivered feeds only a `sometimes` flag, so it starts
-//! empty. Counters of reads and resets are the bounded model's, not the contract's: every
-//! action is enabled in every state.
+//! Two quotients by the judge's own code, not the engine's: the judge's record of partial
+//! lines delivered feeds only a `sometimes` flag, so it starts empty; and a read of a log that
+//! does not continue `P` begins a generation, where the judge drops `D` and the forgot flag
+//! before it checks anything, so of the states that differ only in those (with the same `P`,
+//! bookmark and `L`) one stands for all. The engine's part is never merged: every coverage,
+//! `partial_seen` and index meets every reset. Counters of reads and resets are the bounded
+//! model's, not the contract's: every action is enabled in every state.
 
 use crate::{line_text, partial_text, Action, LineKind, ModelConfig, TailModel, TailState};
 use crate::{JOB_ID, JOB_PATH};
@@ -92,6 +102,7 @@ pub enum Conjunct {
     CoverageOnCompleteLines,
     CoverageDelivered,
     DeliveredCoveredUntilForgotten,
+    NewestDeliveredCovered,
     PartialSeenIsSeens,
     IndexTrue,
     FinishedJobWritesNothing,
@@ -112,6 +123,7 @@ impl Conjunct {
             Conjunct::CoverageOnCompleteLines => "coverage lies on complete lines",
             Conjunct::CoverageDelivered => "coverage was delivered",
             Conjunct::DeliveredCoveredUntilForgotten => "delivered is covered until forgotten",
+            Conjunct::NewestDeliveredCovered => "the newest delivered line is covered",
             Conjunct::PartialSeenIsSeens => "the partial line seen is P's",
             Conjunct::IndexTrue => "the index is true",
             Conjunct::FinishedJobWritesNothing => "a finished job writes nothing",
@@ -132,6 +144,27 @@ pub struct Facts {
     /// Every line start (complete lines, then the partial one), with whether it is content.
     pub starts: Vec<(u64, bool)>,
     pub settled: u64,
+}
+
+impl Facts {
+    /// Whether `span` was a line of an earlier read that has grown since: it starts where a
+    /// line of this log starts and ends before that line does. The judge keeps such spans
+    /// among the lines delivered, and no line of the generation ever has their span again.
+    pub fn grown_from(&self, span: (u64, u64)) -> bool {
+        self.complete
+            .iter()
+            .chain(&self.partial)
+            .any(|l| l.0 == span.0 && span.1 < l.1)
+    }
+
+    /// Those of `spans` that are complete content lines of this log.
+    pub fn lines_of(&self, spans: &[(u64, u64)]) -> Vec<(u64, u64)> {
+        spans
+            .iter()
+            .copied()
+            .filter(|s| self.complete.binary_search(s).is_ok())
+            .collect()
+    }
 }
 
 impl Written {
@@ -292,7 +325,7 @@ fn broken_conjunct_with<E: Inductive>(
         .judge
         .delivered()
         .iter()
-        .all(|d| facts.complete.binary_search(d).is_ok());
+        .all(|&d| facts.complete.binary_search(&d).is_ok() || facts.grown_from(d));
     if keep(Conjunct::DeliveredAreCompleteLines) && !delivered_ok {
         return Some(Conjunct::DeliveredAreCompleteLines);
     }
@@ -319,15 +352,21 @@ fn log_conjuncts<E: Inductive>(
         .then_some(Conjunct::FinishedJobWritesNothing)
 }
 
-/// "A finished job writes nothing": running now only if running at the last read; after a
-/// finish, the log only loses lines (a truncation) or changes text (a rewrite): its lines are
-/// a prefix of the seen log's, the partial line kept only with all of them.
+/// "A finished job writes nothing" but its partial line's end: running now only if running
+/// at the last read; after a finish, the log only completes its partial line (output flushed
+/// late), loses lines (a truncation) or changes text (a rewrite): its lines are a prefix of
+/// the seen log's, with the partial line completed, and the partial line is kept only with
+/// all of them.
 fn writes_allowed(seen: &Written, running: bool, now: &Written) -> bool {
     if seen.running {
         return true;
     }
+    let mut most = seen.lines.clone();
+    if seen.partial {
+        most.push(LineKind::Completed);
+    }
     !running
-        && seen.lines.starts_with(&now.lines)
+        && most.starts_with(&now.lines)
         && (!now.partial || (seen.partial && now.lines.len() == seen.lines.len()))
 }
 
@@ -471,7 +510,11 @@ impl Inductive for ExactEngine {
                     let delivered_covered = forgot
                         || delivered & !covered == 0
                         || dropped == Some(Conjunct::DeliveredCoveredUntilForgotten);
-                    if !(coverage_delivered && delivered_covered) {
+                    // The highest set bit of `delivered` is the newest line delivered.
+                    let newest = (delivered != 0).then(|| 63 - delivered.leading_zeros());
+                    let newest_covered = newest.is_none_or(|i| covered >> i & 1 == 1)
+                        || dropped == Some(Conjunct::NewestDeliveredCovered);
+                    if !(coverage_delivered && delivered_covered && newest_covered) {
                         continue;
                     }
                     let judge = Judge::after_read(
@@ -515,6 +558,7 @@ impl Inductive for ExactEngine {
             return keep(Conjunct::BookmarkDescribesSeen)
                 .then_some(Conjunct::BookmarkDescribesSeen);
         };
+        let delivered = facts.lines_of(judge.delivered());
         let expected = ExactBookmark {
             generation: b.generation,
             coverage: b.coverage.clone(),
@@ -540,11 +584,11 @@ impl Inductive for ExactEngine {
             ),
             (
                 Conjunct::DeliveredCoveredUntilForgotten,
-                judge.forgot()
-                    || judge
-                        .delivered()
-                        .iter()
-                        .all(|l| b.coverage.covers(l.0, l.1)),
+                judge.forgot() || delivered.iter().all(|l| b.coverage.covers(l.0, l.1)),
+            ),
+            (
+                Conjunct::NewestDeliveredCovered,
+                delivered.last().is_none_or(|l| b.coverage.covers(l.0, l.1)),
             ),
             (
                 Conjunct::PartialSeenIsSeens,
