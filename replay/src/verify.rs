@@ -82,6 +82,11 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             }
             ok &= found;
         }
+        // The contract for sequences of any length over logs of up to 3 lines.
+        let model = TailModel::exact(bgtail_model::ModelConfig::induction(3));
+        let report = bgtail_model::induction::check(&model, None, args.threads);
+        crate::check::print_induction("exact", &report);
+        ok &= report.proved();
         println!();
     }
 
@@ -185,6 +190,7 @@ fn verify_outside(args: &Args, command: &str) -> Result<ExitCode, String> {
                 max_reads: reduced.map(|r| r.1),
                 threads: 1,
                 export: None,
+                induction: false,
             };
             let (kept, _) = crate::check::run_checks(&check)?;
             ok &= kept;

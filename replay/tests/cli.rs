@@ -352,6 +352,39 @@ fn check_reports_each_property_and_exports_counterexamples() {
 }
 
 #[test]
+fn check_induction_proves_the_exact_engine_and_shows_where_the_shipped_one_fails() {
+    let out = bgtail(&["check", "--induction", "--max-lines", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("exact engine, inductive check over logs of up to 2 lines: 42536 states"),
+        "{s}"
+    );
+    assert!(s.contains("PROVED"), "{s}");
+    let shipped = s.split("shipped engine").nth(1).expect("a shipped report");
+    assert!(shipped.contains("FAILS: from the log"), "{s}");
+    assert!(!shipped.contains("PROVED"), "{s}");
+}
+
+#[test]
+fn check_induction_refuses_what_it_cannot_do() {
+    for (args, says) in [
+        (
+            &["check", "--induction", "--max-lines", "7"][..],
+            "--max-lines 7",
+        ),
+        (
+            &["check", "--induction", "--engine", "cmd:true"][..],
+            "--induction needs an engine in this process",
+        ),
+    ] {
+        let out = bgtail(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(says), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
 fn verify_replays_a_corpus_and_ends_with_the_comparison() {
     let out = bgtail(&[
         "verify",
