@@ -1,4 +1,5 @@
-//! `bgtail verify`: the model checks at the CI bounds and the whole trace corpus, both engines.
+//! `bgtail verify`: the model checks at the CI bounds and by induction, then the whole trace
+//! corpus, both engines.
 
 use crate::check::{check_model, Bound};
 use crate::replay_cmd::{
@@ -8,7 +9,7 @@ use crate::replay_cmd::{
 use crate::EngineArg;
 use bgtail::replay::Tally;
 use bgtail_model::TailModel;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -55,73 +56,88 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         }
         None => {}
     }
-    let mut ok = true;
-    if !args.skip_model {
-        println!("## Model checks");
-        for bound in [Bound::Ci, Bound::CiNonContent] {
-            let (summary, _) = check_model(TailModel::exact(bound.config()), args.threads, true);
-            summary.print(&format!("{bound:?}").to_lowercase());
-            ok &= summary.failures().is_empty();
-        }
-        // The shipped engine must still show both symptoms of #28: if it stops failing, the
-        // model has lost its teeth.
-        for (bound, symptom) in [
-            (Bound::Gap, "repeats bounded"),
-            (Bound::Cap, "nothing lost"),
-        ] {
-            let (summary, _) = check_model(TailModel::shipped(bound.config()), args.threads, false);
-            summary.print(&format!("{bound:?}").to_lowercase());
-            let found = summary
-                .verdicts
-                .iter()
-                .any(|v| v.name == symptom && v.discovery.is_some());
-            if !found {
-                println!(
-                    "!! the shipped engine no longer breaks \"{symptom}\": the model missed #28"
-                );
-            }
-            ok &= found;
-        }
-        // The contract for sequences of any length over logs of up to 3 lines.
-        let model = TailModel::exact(bgtail_model::ModelConfig::induction(3));
-        let report = bgtail_model::induction::check(&model, None, args.threads);
-        crate::check::print_induction("exact", &report);
-        ok &= report.proved();
-        println!();
-    }
-
+    let mut ok = args.skip_model || model_checks(args.threads);
     let dir = corpus(args.traces);
-    let files = trace_files(std::slice::from_ref(&dir))?;
+    let (kept, totals) = replay_corpus(&dir)?;
+    ok &= kept;
+    print_comparison(&totals);
+    if ok {
+        println!("verify: OK — the exact engine kept its contract; the shipped engine reproduced every recorded reply");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("verify: FAILED (see above)");
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+/// The model's part: the exact engine at both CI bounds and by induction at 3 lines, the
+/// shipped engine at #28's bounds. True when each did what it must.
+fn model_checks(threads: usize) -> bool {
+    println!("## Model checks");
+    let mut ok = true;
+    for bound in [Bound::Ci, Bound::CiNonContent] {
+        let (summary, _) = check_model(TailModel::exact(bound.config()), threads, true);
+        summary.print(&format!("{bound:?}").to_lowercase());
+        ok &= summary.failures().is_empty();
+    }
+    // The shipped engine must still show both symptoms of #28: if it stops failing, the
+    // model has lost its teeth.
+    for (bound, symptom) in [
+        (Bound::Gap, "repeats bounded"),
+        (Bound::Cap, "nothing lost"),
+    ] {
+        let (summary, _) = check_model(TailModel::shipped(bound.config()), threads, false);
+        summary.print(&format!("{bound:?}").to_lowercase());
+        let found = summary
+            .verdicts
+            .iter()
+            .any(|v| v.name == symptom && v.discovery.is_some());
+        if !found {
+            println!("!! the shipped engine no longer breaks \"{symptom}\": the model missed #28");
+        }
+        ok &= found;
+    }
+    // The contract for sequences of any length over logs of up to 3 lines.
+    let model = TailModel::exact(bgtail_model::ModelConfig::induction(3));
+    let report = bgtail_model::induction::check(&model, None, threads);
+    crate::check::print_induction("exact", &report);
+    ok &= report.proved();
+    println!();
+    ok
+}
+
+/// Every trace of `dir` through both engines, a row each; whether every one passed, and the
+/// totals of each engine (shipped first).
+fn replay_corpus(dir: &Path) -> Result<(bool, [Tally; 2]), String> {
+    let files = trace_files(std::slice::from_ref(&dir.to_path_buf()))?;
     if files.is_empty() {
         return Err(format!("{}: no traces found", dir.display()));
     }
     println!("## Replay of {} traces in {}", files.len(), dir.display());
     println!("{}", table_header());
-    let mut totals: Vec<(&'static str, Tally)> =
-        vec![("shipped", Tally::default()), ("exact", Tally::default())];
+    let mut ok = true;
+    let mut totals = [Tally::default(), Tally::default()];
     for file in &files {
         let trace = load(file)?;
         for r in replay_trace(&trace, EngineArg::Both) {
-            if !passes(&r, None) {
-                ok = false;
-            }
+            let passed = passes(&r, None);
+            ok &= passed;
             println!(
                 "{}{}",
                 table_row(&trace.header.name, &r),
-                if passes(&r, None) { "" } else { "  ← FAILS" }
+                if passed { "" } else { "  ← FAILS" }
             );
-            let total = &mut totals
-                .iter_mut()
-                .find(|(e, _)| *e == r.engine)
-                .expect("an engine")
-                .1;
-            add(total, &r.tally);
+            add(&mut totals[usize::from(r.engine == "exact")], &r.tally);
         }
     }
     println!();
+    Ok((ok, totals))
+}
+
+/// The two engines' totals over the corpus, side by side.
+fn print_comparison([s, e]: &[Tally; 2]) {
     println!("## Shipped vs exact over the corpus");
     println!("{:<20} {:>12} {:>12}", "", "shipped", "exact");
-    let (s, e) = (&totals[0].1, &totals[1].1);
     for (label, a, b) in [
         ("reads", s.reads, e.reads),
         ("chars delivered", s.chars_delivered, e.chars_delivered),
@@ -144,13 +160,6 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         "-"
     );
     println!();
-    if ok {
-        println!("verify: OK — the exact engine kept its contract; the shipped engine reproduced every recorded reply");
-        Ok(ExitCode::SUCCESS)
-    } else {
-        println!("verify: FAILED (see above)");
-        Ok(ExitCode::FAILURE)
-    }
 }
 
 fn add(total: &mut Tally, t: &Tally) {
