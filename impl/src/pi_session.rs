@@ -4,7 +4,7 @@
 //! Pure: this module parses text the caller read and rebuilds logs from recorded replies; it
 //! opens no files.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// Where and why a session could not be parsed.
@@ -90,106 +90,112 @@ impl PiSession {
             let Some(obj) = entry.as_object() else {
                 return Err(err("an entry must be a JSON object".into(), None));
             };
-            match obj.get("type").and_then(Value::as_str) {
-                Some("message") => {
-                    let message =
-                        obj.get("message")
-                            .and_then(Value::as_object)
-                            .ok_or_else(|| {
-                                err("a message entry has no `message` object".into(), None)
-                            })?;
-                    match message.get("role").and_then(Value::as_str) {
-                        Some("assistant") => {
-                            for item in message
-                                .get("content")
-                                .and_then(Value::as_array)
-                                .into_iter()
-                                .flatten()
-                            {
-                                if item.get("type").and_then(Value::as_str) != Some("toolCall") {
-                                    continue;
-                                }
-                                let name =
-                                    item.get("name").and_then(Value::as_str).ok_or_else(|| {
-                                        err("a toolCall has no string `name`".into(), None)
-                                    })?;
-                                session.calls.push(ToolCall {
-                                    line,
-                                    call_id: item
-                                        .get("id")
-                                        .and_then(Value::as_str)
-                                        .unwrap_or_default()
-                                        .to_owned(),
-                                    name: name.to_owned(),
-                                    arguments: item
-                                        .get("arguments")
-                                        .cloned()
-                                        .unwrap_or(Value::Null),
-                                    result: None,
-                                });
-                            }
-                        }
-                        Some("toolResult") => {
-                            let call_id = message
-                                .get("toolCallId")
-                                .and_then(Value::as_str)
-                                .unwrap_or_default();
-                            let text: String = message
-                                .get("content")
-                                .and_then(Value::as_array)
-                                .into_iter()
-                                .flatten()
-                                .filter_map(|c| c.get("text").and_then(Value::as_str))
-                                .collect::<Vec<_>>()
-                                .join("");
-                            let result = ToolResult {
-                                line,
-                                text,
-                                details: message.get("details").cloned().unwrap_or(Value::Null),
-                                is_error: message
-                                    .get("isError")
-                                    .and_then(Value::as_bool)
-                                    .unwrap_or(false),
-                            };
-                            match session
-                                .calls
-                                .iter_mut()
-                                .rev()
-                                .find(|c| c.call_id == call_id && c.result.is_none())
-                            {
-                                Some(call) => call.result = Some(result),
-                                None => {
-                                    return Err(err(
-                                        format!("a toolResult for call {call_id:?}, which no earlier assistant message made"),
-                                        None,
-                                    ))
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                Some("custom")
-                    if obj.get("customType").and_then(Value::as_str) == Some("bgrun-job") =>
-                {
-                    let data = obj.get("data").and_then(Value::as_object).ok_or_else(|| {
-                        err("a bgrun-job entry has no `data` object".into(), None)
-                    })?;
-                    let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
-                    session.jobs.push(JobRecord {
-                        line,
-                        id: s("id")
-                            .ok_or_else(|| err("a bgrun-job entry has no `id`".into(), None))?,
-                        state: s("state").unwrap_or_default(),
-                        command: s("cmd"),
-                        log_path: s("logPath"),
-                        exit_code: data.get("exitCode").and_then(Value::as_i64),
-                    });
-                }
-                _ => {}
-            }
+            session.add_entry(obj, line).map_err(|m| err(m, None))?;
         }
         Ok(session)
+    }
+
+    /// One entry of the session, at `line`: a message's tool calls or result, or a job's
+    /// record; other entries carry nothing the replay uses.
+    fn add_entry(&mut self, obj: &Map<String, Value>, line: usize) -> Result<(), String> {
+        match obj.get("type").and_then(Value::as_str) {
+            Some("message") => {
+                let message = obj
+                    .get("message")
+                    .and_then(Value::as_object)
+                    .ok_or("a message entry has no `message` object")?;
+                match message.get("role").and_then(Value::as_str) {
+                    Some("assistant") => self.add_calls(message, line),
+                    Some("toolResult") => self.add_result(message, line),
+                    _ => Ok(()),
+                }
+            }
+            Some("custom")
+                if obj.get("customType").and_then(Value::as_str) == Some("bgrun-job") =>
+            {
+                self.add_job(obj, line)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The tool calls of an assistant message.
+    fn add_calls(&mut self, message: &Map<String, Value>, line: usize) -> Result<(), String> {
+        let content = message.get("content").and_then(Value::as_array);
+        for item in content.into_iter().flatten() {
+            if item.get("type").and_then(Value::as_str) != Some("toolCall") {
+                continue;
+            }
+            let name = item
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or("a toolCall has no string `name`")?;
+            self.calls.push(ToolCall {
+                line,
+                call_id: item
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                name: name.to_owned(),
+                arguments: item.get("arguments").cloned().unwrap_or(Value::Null),
+                result: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// A tool result, given to the latest call of its id that has none yet.
+    fn add_result(&mut self, message: &Map<String, Value>, line: usize) -> Result<(), String> {
+        let call_id = message
+            .get("toolCallId")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let content = message.get("content").and_then(Value::as_array);
+        let text: String = content
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get("text").and_then(Value::as_str))
+            .collect();
+        let result = ToolResult {
+            line,
+            text,
+            details: message.get("details").cloned().unwrap_or(Value::Null),
+            is_error: message
+                .get("isError")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        };
+        let call = self
+            .calls
+            .iter_mut()
+            .rev()
+            .find(|c| c.call_id == call_id && c.result.is_none())
+            .ok_or_else(|| {
+                format!(
+                    "a toolResult for call {call_id:?}, which no earlier assistant message made"
+                )
+            })?;
+        call.result = Some(result);
+        Ok(())
+    }
+
+    /// A bgrun job's record (its state, command, log and exit code).
+    fn add_job(&mut self, obj: &Map<String, Value>, line: usize) -> Result<(), String> {
+        let data = obj
+            .get("data")
+            .and_then(Value::as_object)
+            .ok_or("a bgrun-job entry has no `data` object")?;
+        let s = |k: &str| data.get(k).and_then(Value::as_str).map(str::to_owned);
+        self.jobs.push(JobRecord {
+            line,
+            id: s("id").ok_or("a bgrun-job entry has no `id`")?,
+            state: s("state").unwrap_or_default(),
+            command: s("cmd"),
+            log_path: s("logPath"),
+            exit_code: data.get("exitCode").and_then(Value::as_i64),
+        });
+        Ok(())
     }
 
     /// The calls of one tool, in order.
