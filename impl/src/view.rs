@@ -83,19 +83,6 @@ impl View {
         }
     }
 
-    /// Reads and scans the last `window` bytes of `log` (all of it for `u64::MAX`).
-    pub fn read_last(
-        log: &dyn crate::source::LogSource,
-        window: u64,
-        scan_lines_max: usize,
-    ) -> Result<View, crate::source::SourceError> {
-        let size = log.stat()?.size;
-        let len = size.min(window);
-        let mut bytes_read = 0;
-        let buf = crate::source::read_span(log, size - len, len, &mut bytes_read)?;
-        Ok(View::scan(size - len, size, buf, scan_lines_max))
-    }
-
     /// Every content line's `(offset, end)` extent.
     pub fn extents(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.lines

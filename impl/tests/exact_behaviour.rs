@@ -285,3 +285,46 @@ fn a_partial_line_cut_by_the_view_counts_as_new_once_complete() {
     let r = read(&mut t, &log, running(1));
     assert!(r.text.starts_with("+1 new line — "), "{}", r.text);
 }
+
+#[test]
+fn lines_is_floored_at_least_one_the_default_when_nan_and_everything_when_infinite() {
+    let limits = Limits::default();
+    let lines = |n| bgtail::exact::exact_lines(n, &limits);
+    assert_eq!(lines(None), 40);
+    assert_eq!(lines(Some(f64::NAN)), 40, "NaN is no number of lines");
+    assert_eq!(lines(Some(2.9)), 2);
+    assert_eq!(lines(Some(0.0)), 1);
+    assert_eq!(lines(Some(-5.0)), 1);
+    assert_eq!(lines(Some(f64::INFINITY)), usize::MAX);
+    assert_eq!(lines(Some(1e300)), usize::MAX);
+    let mut t = tail();
+    let log = log_of(&numbered(1, 50));
+    let nan = Request {
+        lines: Some(f64::NAN),
+        ..Request::default()
+    };
+    assert_eq!(read(&mut t, &log, nan).shown.len(), 40);
+}
+
+#[test]
+fn fnv1a_is_the_standard_64_bit_hash() {
+    // The published FNV-1a test vectors: the judge and the engine must agree with each other
+    // and with any other implementation that fingerprints a log the same way.
+    use bgtail::exact::fnv1a;
+    assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+}
+
+#[test]
+fn the_engine_names_itself_and_keeps_its_limits() {
+    use bgtail::Engine;
+    let limits = Limits {
+        default_lines: 7,
+        ..Limits::default()
+    };
+    let engine = ExactEngine::try_new(limits.clone()).unwrap();
+    assert_eq!(engine.name(), "exact");
+    assert_eq!(engine.limits(), &limits);
+    assert_eq!(ShippedEngine::default().name(), "shipped");
+}

@@ -134,13 +134,12 @@ impl ExactEngine {
 }
 
 /// `lines` for the exact engine: the default when absent or NaN, at least 1, and "the whole
-/// view" for +Infinity or anything larger than the view could hold.
+/// view" for +Infinity or anything larger than the view could hold (`as` saturates a float
+/// past `usize::MAX` to `usize::MAX`).
 pub fn exact_lines(lines: Option<f64>, limits: &Limits) -> usize {
     match lines {
-        None => limits.default_lines as usize,
-        Some(n) if n.is_nan() => limits.default_lines as usize,
-        Some(n) if n >= usize::MAX as f64 => usize::MAX,
-        Some(n) => n.floor().max(1.0) as usize,
+        Some(n) if !n.is_nan() => n.floor().max(1.0) as usize,
+        _ => limits.default_lines as usize,
     }
 }
 
