@@ -43,6 +43,6 @@ pub mod view;
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
 pub use exact::{ExactEngine, ExactState, LineIndex};
-pub use limits::Limits;
+pub use limits::{Limits, LimitsError};
 pub use shipped::{ShippedEngine, ShippedState};
 pub use tail::Tail;

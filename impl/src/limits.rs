@@ -6,7 +6,11 @@
 use serde::{Deserialize, Serialize};
 
 /// Limits shared by both engines. Lengths of text are UTF-16 code units, as upstream counts.
+///
+/// Start from [`Limits::default`] (upstream's numbers) and change the fields you need; an
+/// engine checks them with [`Limits::validate`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Limits {
     /// Condensed body budget (upstream `TOTAL_CAP`): Σ(emission length + 1) may not exceed it.
     pub text_budget: usize,
@@ -121,31 +125,67 @@ impl Limits {
     ///
     /// The budget must hold the longest possible emission and its newline, or "progress" (the
     /// newest unseen line is always delivered) could not hold.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), LimitsError> {
         let longest_emission = self.longest_emission();
         if self.text_budget < longest_emission + 1 {
-            return Err(format!(
-                "text_budget {} cannot hold one capped line ({} units + newline); raise it or lower line_cap",
-                self.text_budget, longest_emission
-            ));
+            return Err(LimitsError::BudgetBelowOneLine {
+                text_budget: self.text_budget,
+                longest_emission,
+            });
+        }
+        let zero = |name: &'static str, value: u64| (value == 0).then_some(name);
+        let zeroes = [
+            zero("default_lines", self.default_lines),
+            zero("scan_lines_max", self.scan_lines_max as u64),
+            zero("bookmark_capacity", self.bookmark_capacity as u64),
+            zero("coverage_ranges_max", self.coverage_ranges_max as u64),
+            zero("tail_chunk", self.tail_chunk),
+            zero("mark_spacing", self.mark_spacing),
+            zero("view_default", self.view_default),
+        ];
+        if let Some(name) = zeroes.into_iter().flatten().next() {
+            return Err(LimitsError::Zero(name));
         }
         if self.fold_threshold < 2 {
-            return Err("fold_threshold must be at least 2".into());
+            return Err(LimitsError::FoldThresholdBelowTwo(self.fold_threshold));
         }
-        if self.default_lines == 0 || self.scan_lines_max == 0 {
-            return Err("default_lines and scan_lines_max must be positive".into());
-        }
-        if self.bookmark_capacity == 0 || self.coverage_ranges_max == 0 {
-            return Err("bookmark_capacity and coverage_ranges_max must be positive".into());
-        }
-        if self.tail_chunk == 0 || self.mark_spacing == 0 {
-            return Err("tail_chunk and mark_spacing must be positive".into());
-        }
-        if self.view_default == 0 || self.view_max < self.view_default {
-            return Err("view_default must be positive and at most view_max".into());
+        if self.view_max < self.view_default {
+            return Err(LimitsError::ViewDefaultAboveMax {
+                view_default: self.view_default,
+                view_max: self.view_max,
+            });
         }
         Ok(())
     }
+}
+
+/// A relation between [`Limits`] that the exact engine's guarantees rest on, broken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LimitsError {
+    /// The budget cannot hold the longest emission and its newline, so "progress" (the newest
+    /// unseen line is always delivered) could not hold.
+    #[error("text_budget {text_budget} cannot hold one capped line ({longest_emission} units + newline); raise it or lower line_cap")]
+    BudgetBelowOneLine {
+        /// The budget given.
+        text_budget: usize,
+        /// The cost of the longest line the condenser can emit.
+        longest_emission: usize,
+    },
+    /// A count that must be positive is zero (the field's name).
+    #[error("{0} must be positive")]
+    Zero(&'static str),
+    /// A fold of fewer than two lines is no fold.
+    #[error("fold_threshold must be at least 2 (it is {0})")]
+    FoldThresholdBelowTwo(usize),
+    /// The default view is larger than the largest.
+    #[error("view_default {view_default} must be at most view_max {view_max}")]
+    ViewDefaultAboveMax {
+        /// The default view in bytes.
+        view_default: u64,
+        /// The largest view in bytes.
+        view_max: u64,
+    },
 }
 
 #[cfg(test)]
@@ -171,6 +211,37 @@ mod tests {
             line_cap: 90,
             ..Limits::default()
         };
-        assert!(l.validate().is_err());
+        assert_eq!(
+            l.validate(),
+            Err(LimitsError::BudgetBelowOneLine {
+                text_budget: 100,
+                longest_emission: l.longest_emission(),
+            })
+        );
+    }
+
+    #[test]
+    fn each_broken_relation_is_named() {
+        let with = |change: fn(&mut Limits)| {
+            let mut l = Limits::default();
+            change(&mut l);
+            l.validate().unwrap_err().to_string()
+        };
+        assert_eq!(
+            with(|l| l.mark_spacing = 0),
+            "mark_spacing must be positive"
+        );
+        assert_eq!(
+            with(|l| l.default_lines = 0),
+            "default_lines must be positive"
+        );
+        assert_eq!(
+            with(|l| l.fold_threshold = 1),
+            "fold_threshold must be at least 2 (it is 1)"
+        );
+        assert_eq!(
+            with(|l| l.view_default = l.view_max + 1),
+            "view_default 67112961 must be at most view_max 67112960"
+        );
     }
 }

@@ -7,8 +7,9 @@
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// Where and why a session could not be parsed.
+/// Where and why a session could not be parsed: `source:line[:column]: message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SessionError {
     /// The session's name as the caller gave it (usually its path).
     pub source: String,
@@ -16,6 +17,7 @@ pub struct SessionError {
     pub line: usize,
     /// 1-based column within that line, when the JSON parser knows it.
     pub column: Option<usize>,
+    /// What is wrong there.
     pub message: String,
 }
 

@@ -192,14 +192,32 @@ impl Write {
         }
     }
 
-    pub fn decode(&self) -> Result<Vec<u8>, String> {
+    /// The bytes written: `text` as UTF-8, or `base64` decoded.
+    pub fn decode(&self) -> Result<Vec<u8>, WriteError> {
         match (&self.text, &self.base64) {
             (Some(text), None) => Ok(text.as_bytes().to_vec()),
-            (None, Some(b64)) => base64_decode(b64).map_err(|e| format!("bad base64: {e}")),
-            _ => Err("give exactly one of `text` and `base64`".into()),
+            (None, Some(b64)) => Ok(base64_decode(b64)?),
+            _ => Err(WriteError::NotExactlyOne),
         }
     }
 }
+
+/// Why a [`Write`]'s bytes could not be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WriteError {
+    /// `base64` is not standard base64 with padding.
+    #[error(transparent)]
+    Base64(#[from] Base64Error),
+    /// Both `text` and `base64`, or neither.
+    #[error("give exactly one of `text` and `base64`")]
+    NotExactlyOne,
+}
+
+/// Text that is not standard base64 with padding; the decoder's reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad base64: {0}")]
+pub struct Base64Error(pub String);
 
 /// One event of a trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -276,22 +294,30 @@ pub struct Trace {
     pub events: Vec<Event>,
 }
 
-/// Where and why a trace could not be read.
+/// Where and why a trace could not be read: `source:line:column: message`.
+// Display by hand: thiserror would take a field named `source` for the error's cause.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TraceError {
+    /// The trace's name as the caller gave it (usually its path).
     pub source: String,
+    /// 1-based line of the JSONL file.
     pub line: usize,
+    /// 1-based column within that line (1 when the fault is the whole line's).
     pub column: usize,
+    /// What is wrong there.
     pub message: String,
 }
 
 impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.source, self.line, self.column, self.message
-        )
+        let TraceError {
+            source,
+            line,
+            column,
+            message,
+        } = self;
+        write!(f, "{source}:{line}:{column}: {message}")
     }
 }
 
@@ -339,7 +365,7 @@ impl Trace {
             let event: Event = serde_json::from_str(line)
                 .map_err(|e| err(i + 1, e.column(), format!("bad event: {e}")))?;
             if let Event::Append(w) | Event::Rewrite(w) | Event::Replace(w) = &event {
-                w.decode().map_err(|why| err(i + 1, 1, why))?;
+                w.decode().map_err(|why| err(i + 1, 1, why.to_string()))?;
             }
             events.push(event);
         }
@@ -415,11 +441,11 @@ pub fn base64_encode(bytes: &[u8]) -> String {
 }
 
 /// Decodes standard base64.
-pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, Base64Error> {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD
         .decode(text)
-        .map_err(|e| e.to_string())
+        .map_err(|e| Base64Error(e.to_string()))
 }
 
 #[cfg(test)]

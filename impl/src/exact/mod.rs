@@ -127,7 +127,8 @@ impl ExactEngine {
         Self::try_new(limits).unwrap_or_else(|why| panic!("invalid limits: {why}"))
     }
 
-    pub fn try_new(limits: Limits) -> Result<Self, String> {
+    /// An exact engine with these limits, or the relation they break.
+    pub fn try_new(limits: Limits) -> Result<Self, crate::limits::LimitsError> {
         limits.validate()?;
         Ok(ExactEngine { limits })
     }
