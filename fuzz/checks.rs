@@ -94,14 +94,13 @@ pub fn state_file_decode(data: &[u8]) {
 
 /// Small pieces and marks, so that short inputs reach the exact engine's line index.
 fn small_limits() -> Limits {
-    Limits {
-        tail_chunk: 8,
-        mark_spacing: 32,
-        text_budget: 200,
-        line_cap: 20,
-        view_default: 4096,
-        ..Limits::default()
-    }
+    let mut limits = Limits::default();
+    limits.tail_chunk = 8;
+    limits.mark_spacing = 32;
+    limits.text_budget = 200;
+    limits.line_cap = 20;
+    limits.view_default = 4096;
+    limits
 }
 
 /// What every reply must be, whatever the engine: its body range inside its text, and every

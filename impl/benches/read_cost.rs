@@ -324,9 +324,10 @@ fn peak_memory(dir: &Path) {
 }
 
 fn exact_read(log: &FileLog, job: Job<'_>, request: &Request, whole: bool) -> bgtail::Reply {
-    let limits = bgtail::Limits {
-        count_whole_view: whole,
-        ..bgtail::Limits::default()
+    let limits = {
+        let mut limits = bgtail::Limits::default();
+        limits.count_whole_view = whole;
+        limits
     };
     ExactEngine::new(limits)
         .read(&mut Default::default(), job, log, request)

@@ -148,6 +148,7 @@ pub struct ShownLine {
 
 /// The numbers behind a reply's text.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Counts {
     /// Content lines in the view; `None` when the engine has not counted them all (the exact
     /// engine counts the view above what it reads only when a reply needs the number).
@@ -176,7 +177,11 @@ pub struct Counts {
 }
 
 /// What a read returns: the agent's text and the facts behind it.
+///
+/// Built by the engines; an engine outside this crate starts from [`Reply::new`] and sets the
+/// fields it knows.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Reply {
     /// Exactly what the agent sees.
     pub text: String,
@@ -185,11 +190,13 @@ pub struct Reply {
     pub body: std::ops::Range<usize>,
     /// Upstream's `isError`.
     pub is_error: bool,
+    /// What kind of read it was.
     pub kind: ReadKind,
     /// Set when the read started over, with the reason.
     pub reset: Option<ResetReason>,
     /// The content lines the text carries, in log order.
     pub shown: Vec<ShownLine>,
+    /// The numbers behind the text.
     pub counts: Counts,
     /// Condenser and engine notes, as printed but without the parentheses.
     pub notes: Vec<String>,
@@ -200,6 +207,24 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// A reply of this text and kind and nothing else known: no body range, no claimed lines,
+    /// zero counts, no notes or details, no bytes read; an error exactly when `kind` is
+    /// [`ReadKind::Error`].
+    pub fn new(text: String, kind: ReadKind) -> Reply {
+        Reply {
+            text,
+            body: 0..0,
+            is_error: kind == ReadKind::Error,
+            kind,
+            reset: None,
+            shown: Vec::new(),
+            counts: Counts::default(),
+            notes: Vec::new(),
+            details: Map::new(),
+            bytes_read: 0,
+        }
+    }
+
     /// The lines the reply claims, as the `(offset, end)` byte ranges the judge checks.
     pub fn shown_ranges(&self) -> Vec<(u64, u64)> {
         self.shown.iter().map(|l| (l.offset, l.end)).collect()

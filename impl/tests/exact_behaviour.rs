@@ -194,9 +194,10 @@ fn runs_not_adjacent_are_separated_by_a_marker_counting_the_lines_between() {
 
 #[test]
 fn a_full_bookmark_forgets_the_oldest_ranges_and_says_so() {
-    let limits = Limits {
-        coverage_ranges_max: 2,
-        ..Limits::default()
+    let limits = {
+        let mut limits = Limits::default();
+        limits.coverage_ranges_max = 2;
+        limits
     };
     let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
     let mut log = log_of(&numbered(1, 2));
@@ -319,9 +320,10 @@ fn fnv1a_is_the_standard_64_bit_hash() {
 #[test]
 fn the_engine_names_itself_and_keeps_its_limits() {
     use bgtail::Engine;
-    let limits = Limits {
-        default_lines: 7,
-        ..Limits::default()
+    let limits = {
+        let mut limits = Limits::default();
+        limits.default_lines = 7;
+        limits
     };
     let engine = ExactEngine::try_new(limits.clone()).unwrap();
     assert_eq!(engine.name(), "exact");

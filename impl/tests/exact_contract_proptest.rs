@@ -69,14 +69,13 @@ fn op() -> impl Strategy<Value = Op> {
 /// Small budgets, and tail pieces and mark spacing from a few bytes up, so that reads lean on
 /// the engine's line index as often as they scan the whole view.
 fn limits(tail_chunk: u64, mark_spacing: u64) -> Limits {
-    Limits {
-        text_budget: 200,
-        line_cap: 60,
-        coverage_ranges_max: 3,
-        tail_chunk,
-        mark_spacing,
-        ..Limits::default()
-    }
+    let mut limits = Limits::default();
+    limits.text_budget = 200;
+    limits.line_cap = 60;
+    limits.coverage_ranges_max = 3;
+    limits.tail_chunk = tail_chunk;
+    limits.mark_spacing = mark_spacing;
+    limits
 }
 
 struct Oracle {

@@ -67,16 +67,15 @@ fn render(kinds: &[u8], counter: &mut u32) -> Vec<u8> {
 }
 
 fn limits(chunk: u64, spacing: u64, scan_lines_max: usize, whole: bool) -> Limits {
-    Limits {
-        text_budget: 400,
-        line_cap: 60,
-        coverage_ranges_max: 3,
-        scan_lines_max,
-        tail_chunk: chunk,
-        mark_spacing: spacing,
-        count_whole_view: whole,
-        ..Limits::default()
-    }
+    let mut limits = Limits::default();
+    limits.text_budget = 400;
+    limits.line_cap = 60;
+    limits.coverage_ranges_max = 3;
+    limits.scan_lines_max = scan_lines_max;
+    limits.tail_chunk = chunk;
+    limits.mark_spacing = spacing;
+    limits.count_whole_view = whole;
+    limits
 }
 
 /// A lazy reply against the whole-view one: equal, but for counts it may leave out.

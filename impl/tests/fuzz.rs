@@ -49,17 +49,18 @@ fn trace_of(events: Vec<Event>, gate: bool) -> Trace {
             machine: None,
             job_id: "fuzz-1-1".into(),
             log_path: "/fuzz.log".into(),
-            limits: Some(Limits {
-                text_budget: 120,
-                line_cap: 30,
-                coverage_ranges_max: 3,
-                view_max: 4096,
-                view_default: 4096,
-                scan_lines_max: 50,
+            limits: Some({
+                let mut limits = Limits::default();
+                limits.text_budget = 120;
+                limits.line_cap = 30;
+                limits.coverage_ranges_max = 3;
+                limits.view_max = 4096;
+                limits.view_default = 4096;
+                limits.scan_lines_max = 50;
                 // Reads see a few bytes of tail and count the rest from the line index.
-                tail_chunk: 8,
-                mark_spacing: 32,
-                ..Limits::default()
+                limits.tail_chunk = 8;
+                limits.mark_spacing = 32;
+                limits
             }),
             running_gate: gate,
         },

@@ -187,10 +187,11 @@ fn cap_exact_texts_say_what_was_left_out_and_how_to_get_it() {
 
 #[test]
 fn exact_limits_scale_down_and_still_deliver_every_line_once() {
-    let limits = Limits {
-        text_budget: 120,
-        line_cap: 40,
-        ..Limits::default()
+    let limits = {
+        let mut limits = Limits::default();
+        limits.text_budget = 120;
+        limits.line_cap = 40;
+        limits
     };
     limits.validate().unwrap();
     let mut log = MemoryLog::new();

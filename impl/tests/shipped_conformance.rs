@@ -403,9 +403,10 @@ fn s2_2_nan_and_infinite_lines_read_the_whole_view() {
 
 #[test]
 fn s3_bookmarks_evict_the_first_inserted_id_not_the_least_recent() {
-    let limits = Limits {
-        bookmark_capacity: 2,
-        ..Limits::default()
+    let limits = {
+        let mut limits = Limits::default();
+        limits.bookmark_capacity = 2;
+        limits
     };
     let engine = ShippedEngine::new(limits);
     let log = log_of(&numbered(1, 3));

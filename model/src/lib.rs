@@ -114,19 +114,18 @@ impl ModelConfig {
     /// Limits small enough that two long lines overflow the budget and two disjoint covered
     /// runs overflow the coverage (one range kept).
     pub fn tiny_limits() -> Limits {
-        Limits {
-            text_budget: 40,
-            line_cap: 8,
-            coverage_ranges_max: 1,
-            view_default: 4096,
-            view_max: 4096,
-            scan_lines_max: 64,
-            // A few bytes, so that reads see only the log's tail and count the rest from the
-            // bookmark's line index: the model checks that path, not only the whole-view one.
-            tail_chunk: 4,
-            mark_spacing: 8,
-            ..Limits::default()
-        }
+        let mut limits = Limits::default();
+        limits.text_budget = 40;
+        limits.line_cap = 8;
+        limits.coverage_ranges_max = 1;
+        limits.view_default = 4096;
+        limits.view_max = 4096;
+        limits.scan_lines_max = 64;
+        // A few bytes, so that reads see only the log's tail and count the rest from the
+        // bookmark's line index: the model checks that path, not only the whole-view one.
+        limits.tail_chunk = 4;
+        limits.mark_spacing = 8;
+        limits
     }
 
     /// The configuration CI checks the exact engine on: every action family, content lines

@@ -12,7 +12,7 @@
 //! first one is kept and reported by the caller when the check ends.
 
 use crate::eut::{HarnessError, ProcessEngine};
-use bgtail::api::{Counts, ReadKind, ShownLine};
+use bgtail::api::{ReadKind, ShownLine};
 use bgtail::protocol::{ErrorCode, ReadRequest, Reply as Wire, Request as WireRequest};
 use bgtail::source::LogSource;
 use bgtail::{Engine, Job, Limits, Rejected, Reply, Request};
@@ -227,31 +227,24 @@ fn as_reply(
     is_error: bool,
     shown: &[(u64, u64)],
 ) -> Reply {
-    Reply {
-        text,
-        body: 0..0,
-        is_error,
-        kind: if is_error {
-            ReadKind::Error
-        } else {
-            ReadKind::Delta
-        },
-        reset: None,
-        shown: shown
-            .iter()
-            .map(|&(offset, end)| ShownLine {
-                generation: 0,
-                offset,
-                end,
-                view_line: None,
-                partial: false,
-            })
-            .collect(),
-        counts: Counts::default(),
-        notes: Vec::new(),
-        details,
-        bytes_read: 0,
-    }
+    let kind = if is_error {
+        ReadKind::Error
+    } else {
+        ReadKind::Delta
+    };
+    let mut reply = Reply::new(text, kind);
+    reply.details = details;
+    reply.shown = shown
+        .iter()
+        .map(|&(offset, end)| ShownLine {
+            generation: 0,
+            offset,
+            end,
+            view_line: None,
+            partial: false,
+        })
+        .collect();
+    reply
 }
 
 impl OutsideEngine {
