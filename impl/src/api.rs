@@ -14,7 +14,9 @@ use std::hash::Hash;
 /// engines only compare the path with the one their bookmark saw.
 #[derive(Clone, Copy, Debug)]
 pub struct Job<'a> {
+    /// The job's id, as the agent names it (the bookmark's key).
     pub id: &'a str,
+    /// The log's path that the id resolves to now.
     pub path: &'a str,
 }
 
@@ -62,6 +64,7 @@ pub fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S
 }
 
 impl Request {
+    /// A condensed read of `n` lines, every other parameter absent.
     pub fn lines(n: u64) -> Self {
         Request {
             lines: Some(n as f64),
@@ -69,16 +72,19 @@ impl Request {
         }
     }
 
+    /// The same read, verbatim (`raw: true`).
     pub fn raw(mut self) -> Self {
         self.raw = true;
         self
     }
 
+    /// The same read over a view of the last `bytes` bytes.
     pub fn bytes(mut self, bytes: u64) -> Self {
         self.bytes = Some(bytes as f64);
         self
     }
 
+    /// The same read, of a job that is (or is not) still running.
     pub fn running(mut self, running: bool) -> Self {
         self.running = running;
         self
@@ -252,6 +258,7 @@ pub trait Engine {
     /// `"shipped"` or `"exact"`.
     fn name(&self) -> &'static str;
 
+    /// The limits the engine reads with.
     fn limits(&self) -> &Limits;
 
     /// How the engine condenses lines (for checkers that look for a line in a reply).

@@ -107,6 +107,7 @@ impl Emission {
 /// The emissions of an input, with the counters the notes report.
 #[derive(Clone, Debug, Default)]
 pub struct Emissions {
+    /// The emissions, in body order.
     pub list: Vec<Emission>,
     /// Input lines that held at least one escape sequence (what upstream's note counts).
     pub lines_with_ansi: usize,
@@ -199,6 +200,7 @@ fn capped_emission(
 /// Upstream's condenser output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OldestFirst {
+    /// The condensed body text.
     pub body: String,
     /// Notes in upstream's order, without the surrounding parentheses.
     pub notes: Vec<String>,

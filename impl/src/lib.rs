@@ -23,11 +23,13 @@
 //! # Ok::<(), bgtail::Rejected>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod condense;
 pub mod exact;
 pub mod generate;
-pub mod js;
+pub(crate) mod js;
 pub mod judge;
 pub mod limits;
 pub mod pi_import;
@@ -37,7 +39,7 @@ pub mod replay;
 pub mod shipped;
 pub mod source;
 pub mod state_file;
-pub mod tail;
+mod tail;
 pub mod trace;
 pub mod view;
 

@@ -104,6 +104,7 @@ fn capped_delta(text: &str, details: &Value) -> Option<(Vec<String>, usize, usiz
 /// One job of a session, as a trace, and what the import could not do.
 #[derive(Clone, Debug)]
 pub struct JobImport {
+    /// The job's log and reads, rebuilt from the session.
     pub trace: Trace,
     /// A line per call the trace does not replay exactly, and why.
     pub report: Vec<String>,

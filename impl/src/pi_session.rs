@@ -39,7 +39,9 @@ pub struct ToolResult {
     pub line: usize,
     /// The text the agent saw (text items joined).
     pub text: String,
+    /// The result's `details` object, as recorded.
     pub details: Value,
+    /// The result's `isError`.
     pub is_error: bool,
 }
 
@@ -48,27 +50,39 @@ pub struct ToolResult {
 pub struct ToolCall {
     /// 1-based line of the assistant message that made the call.
     pub line: usize,
+    /// The call's `id`, which its result names.
     pub call_id: String,
+    /// The tool's name (`bgtail`, `bgrun`, …).
     pub name: String,
+    /// The call's arguments, as recorded.
     pub arguments: Value,
+    /// The call's result, when the session holds one.
     pub result: Option<ToolResult>,
 }
 
 /// A `bgrun-job` record: a job's start or end.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobRecord {
+    /// 1-based line of the record in the session file.
     pub line: usize,
+    /// The job's id.
     pub id: String,
+    /// `running` or `exited` (other values kept as written).
     pub state: String,
+    /// The job's command line, when recorded.
     pub command: Option<String>,
+    /// The job's log path, when recorded.
     pub log_path: Option<String>,
+    /// The job's exit code, once it exited.
     pub exit_code: Option<i64>,
 }
 
 /// The parts of a session the replay uses, in file order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PiSession {
+    /// Every tool call, in file order.
     pub calls: Vec<ToolCall>,
+    /// Every job record, in file order.
     pub jobs: Vec<JobRecord>,
 }
 
@@ -217,11 +231,24 @@ impl PiSession {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordedRead {
     /// A first read: the whole text is the window.
-    Window { lines: Vec<String>, total: u64 },
+    Window {
+        /// The window's lines, oldest first.
+        lines: Vec<String>,
+        /// The log's `T`: its content lines as the reply counted them.
+        total: u64,
+    },
     /// `+F new lines since last read — log at T lines`: the text after the header.
-    Delta { lines: Vec<String>, total: u64 },
+    Delta {
+        /// The new lines shown, oldest first.
+        lines: Vec<String>,
+        /// The log's `T`: its content lines as the reply counted them.
+        total: u64,
+    },
     /// `(no new lines since last read — log at T lines)`.
-    Nothing { total: u64 },
+    Nothing {
+        /// The log's `T`: its content lines as the reply counted them.
+        total: u64,
+    },
 }
 
 /// Why a recorded reply's lines are not the log's lines verbatim.

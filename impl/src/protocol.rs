@@ -25,18 +25,32 @@ pub const VERSION: u32 = 1;
 pub enum Request {
     /// The first message: which protocol and versions the harness speaks.
     Init {
+        /// The request's id, which its reply names in `in_reply_to`.
         msg_id: u64,
+        /// The protocol's name: `bgtail-eut`.
         protocol: String,
+        /// The protocol versions the harness speaks; the engine picks one.
         versions: Vec<u32>,
     },
     /// One bgtail call.
     Read(ReadRequest),
     /// Forget every bookmark: the engine is as freshly started. Needs `capabilities.reset`.
-    Reset { msg_id: u64 },
+    Reset {
+        /// The request's id, which its reply names in `in_reply_to`.
+        msg_id: u64,
+    },
     /// Hand out the engine's whole state as an opaque JSON value. Needs `capabilities.snapshot`.
-    Snapshot { msg_id: u64 },
+    Snapshot {
+        /// The request's id, which its reply names in `in_reply_to`.
+        msg_id: u64,
+    },
     /// Take back a state from `snapshot_ok`. Needs `capabilities.snapshot`.
-    Restore { msg_id: u64, state: Value },
+    Restore {
+        /// The request's id, which its reply names in `in_reply_to`.
+        msg_id: u64,
+        /// A state an earlier `snapshot_ok` handed out.
+        state: Value,
+    },
 }
 
 impl Request {
@@ -56,7 +70,9 @@ impl Request {
 /// Fields this version does not know are ignored (see the page's "Versioning").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReadRequest {
+    /// The request's id, which its reply names in `in_reply_to`.
     pub msg_id: u64,
+    /// The job's id, as the agent names it.
     pub job_id: String,
     /// Where the log is: a real file the harness writes (absent when it was deleted).
     pub log_path: String,
@@ -67,6 +83,7 @@ pub struct ReadRequest {
         deserialize_with = "crate::trace::present_js_number"
     )]
     pub lines: Option<crate::trace::JsNumber>,
+    /// Skip condensing: the verbatim window.
     #[serde(default)]
     pub raw: bool,
     #[serde(
@@ -74,6 +91,7 @@ pub struct ReadRequest {
         skip_serializing_if = "Option::is_none",
         serialize_with = "crate::api::js_number"
     )]
+    /// The view in bytes, as the agent's JSON gave it.
     pub bytes: Option<f64>,
     /// 0.8.0's `peek`: read a running job's log anyway.
     #[serde(default)]
@@ -94,10 +112,15 @@ pub struct ReadRequest {
 pub enum Reply {
     /// The engine's name, what it can do, and its limits.
     InitOk {
+        /// The `msg_id` of the request this answers.
         in_reply_to: u64,
+        /// The protocol version the engine chose from the harness's `versions`.
         version: u32,
+        /// Who the engine is.
         engine: EngineInfo,
+        /// What it can do beyond plain condensed reads.
         capabilities: Capabilities,
+        /// Its limits, when it declares them (the judge and the model checker use them).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<DeclaredLimits>,
         /// The markers the engine's text uses ([`crate::judge::Dialect::name`]); absent means
@@ -107,20 +130,30 @@ pub enum Reply {
     },
     /// The tool result as the agent would see it.
     ReadOk(ReadReply),
+    /// Every bookmark forgotten.
     ResetOk {
+        /// The `msg_id` of the request this answers.
         in_reply_to: u64,
     },
+    /// The engine's whole state, opaque to the harness.
     SnapshotOk {
+        /// The `msg_id` of the request this answers.
         in_reply_to: u64,
+        /// The state, to be handed back in `restore`.
         state: Value,
     },
+    /// The state taken back.
     RestoreOk {
+        /// The `msg_id` of the request this answers.
         in_reply_to: u64,
     },
     /// The request was not carried out; `code` says why.
     Error {
+        /// The `msg_id` of the request this answers.
         in_reply_to: u64,
+        /// Why it was not carried out.
         code: ErrorCode,
+        /// The engine's words (for `rejected`, the message the agent sees).
         text: String,
     },
 }
@@ -142,10 +175,14 @@ impl Reply {
 /// A read's result: what pi would put in front of the agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReadReply {
+    /// The `msg_id` of the read this answers.
     pub in_reply_to: u64,
+    /// The tool result's text, exactly as the agent sees it.
     pub text: String,
+    /// The tool result's `details` object.
     #[serde(default)]
     pub details: Map<String, Value>,
+    /// The tool result's `isError`.
     #[serde(default)]
     pub is_error: bool,
     /// The byte ranges of the log whose lines the text carries, when the engine reports them
@@ -158,7 +195,10 @@ pub struct ReadReply {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShownRange {
+    /// Where the line starts in the log.
     pub offset: u64,
+    /// One past its last byte (past the `
+    /// `).
     pub end: u64,
 }
 
@@ -185,7 +225,9 @@ pub enum ErrorCode {
 /// Who the engine is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineInfo {
+    /// The engine's name (`pi-bgrun`, `bgtail-exact`, …).
     pub name: String,
+    /// Its version, as the engine states it.
     pub version: String,
 }
 

@@ -17,9 +17,11 @@ use std::collections::HashSet;
 pub struct ReadRecord {
     /// Index of the read's event in the trace.
     pub event: usize,
+    /// The read's request.
     pub request: crate::api::Request,
     /// The reply, or the refusal's text.
     pub text: String,
+    /// The engine's reply (`None` when the read was refused).
     #[serde(skip)]
     pub reply: Option<Reply>,
     /// Whether the reply equals the recorded one (`None`: nothing recorded).
@@ -35,6 +37,7 @@ pub struct ReadRecord {
 /// What a replay of one trace through one engine came to.
 #[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Tally {
+    /// Reads replayed.
     pub reads: u64,
     /// UTF-16 units of every reply text.
     pub chars_delivered: u64,
@@ -42,6 +45,7 @@ pub struct Tally {
     pub lines_delivered: u64,
     /// Deliveries by condensed reads of a line already delivered in its generation.
     pub lines_repeated: u64,
+    /// UTF-16 units of the repeated lines.
     pub chars_repeated: u64,
     /// Lines a reply hid (its window held them, never delivered, and it carried none of them
     /// nor said the budget left them out) that no later reply of their generation carried.
@@ -50,6 +54,7 @@ pub struct Tally {
     pub lines_never_shown: u64,
     /// Reads with a recorded reply, and how many the engine reproduced.
     pub recorded: u64,
+    /// Of `recorded`, the replies the engine reproduced byte for byte.
     pub reproduced: u64,
     /// Replies with an honest-counts anomaly (a number, a reset, a line or a claim untrue).
     pub dishonest_replies: u64,
@@ -80,8 +85,11 @@ impl Tally {
 /// A replay: the reads and the tally.
 #[derive(Clone, Debug, Serialize)]
 pub struct Replay {
+    /// The engine's name.
     pub engine: String,
+    /// Every read, in trace order.
     pub reads: Vec<ReadRecord>,
+    /// What the reads came to.
     pub tally: Tally,
     /// Whether the reads were judged (false when none could be: the trace's limits are not
     /// the engine's).

@@ -29,6 +29,7 @@ pub struct ShippedBookmark {
     pub first: Utf16Prefix,
     /// The view size used.
     pub window: u64,
+    /// The path the id resolved to at the last read.
     pub path: String,
     /// Length of the trailing run of content lines believed shown.
     pub served: u64,
@@ -38,10 +39,12 @@ pub struct ShippedBookmark {
 /// and re-setting a key does not move it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShippedState {
+    /// Every job's bookmark, in insertion order.
     pub bookmarks: Vec<(String, ShippedBookmark)>,
 }
 
 impl ShippedState {
+    /// The bookmark of job `id`, if it has one.
     pub fn get(&self, id: &str) -> Option<&ShippedBookmark> {
         self.bookmarks.iter().find(|(k, _)| k == id).map(|(_, b)| b)
     }
@@ -61,12 +64,14 @@ impl ShippedState {
 /// Upstream 0.7.1, optionally with 0.8.0's running-job gate.
 #[derive(Clone, Debug, Default)]
 pub struct ShippedEngine {
+    /// The limits this engine reads with.
     pub limits: Limits,
     /// 0.8.0: a read of a running job without `peek` returns the state line only.
     pub running_gate: bool,
 }
 
 impl ShippedEngine {
+    /// A shipped engine with these limits (upstream's are [`Limits::default`]).
     pub fn new(limits: Limits) -> Self {
         ShippedEngine {
             limits,

@@ -48,13 +48,17 @@ pub enum StateFileError {
     /// The lock file could not be created or locked.
     #[error("{path}: cannot lock: {source}")]
     Lock {
+        /// The lock file's path.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// The state could not be written or renamed into place; the old state is untouched.
     #[error("{path}: cannot write the state: {source}")]
     Write {
+        /// The state file's path.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
 }
@@ -64,13 +68,33 @@ pub enum StateFileError {
 #[non_exhaustive]
 pub enum Warning {
     /// The file exists but could not be read.
-    Unreadable { path: PathBuf, why: String },
+    Unreadable {
+        /// The state file's path.
+        path: PathBuf,
+        /// The operating system's reason.
+        why: String,
+    },
     /// The file is not JSON, or not this envelope.
-    NotAStateFile { path: PathBuf, why: String },
+    NotAStateFile {
+        /// The state file's path.
+        path: PathBuf,
+        /// What the parser found wrong.
+        why: String,
+    },
     /// The envelope is of another format version (`None`: it names none).
-    Version { path: PathBuf, found: Option<u64> },
+    Version {
+        /// The state file's path.
+        path: PathBuf,
+        /// The version it names.
+        found: Option<u64>,
+    },
     /// The state was written by another engine.
-    OtherEngine { path: PathBuf, engine: String },
+    OtherEngine {
+        /// The state file's path.
+        path: PathBuf,
+        /// The engine it names.
+        engine: String,
+    },
 }
 
 impl fmt::Display for Warning {

@@ -7,13 +7,18 @@ use crate::source::LogSource;
 /// One job read through one engine, remembering its bookmarks between reads.
 #[derive(Clone, Debug)]
 pub struct Tail<E: Engine> {
+    /// The engine that reads.
     pub engine: E,
+    /// Every bookmark the engine keeps.
     pub state: E::State,
+    /// The job's id.
     pub id: String,
+    /// The log's path.
     pub path: String,
 }
 
 impl<E: Engine> Tail<E> {
+    /// A reader of job `id`'s log at `path`, with no bookmark yet.
     pub fn new(engine: E, id: impl Into<String>, path: impl Into<String>) -> Self {
         Tail {
             engine,

@@ -42,8 +42,11 @@ pub enum Source {
 pub struct Header {
     /// Always [`VERSION`].
     pub bgtail_trace: u32,
+    /// The trace's name (its file's stem, usually).
     pub name: String,
+    /// Where the trace came from.
     pub source: Source,
+    /// What the trace shows, in a sentence.
     #[serde(default)]
     pub description: String,
     /// The command that produced the log, when there was one.
@@ -55,6 +58,7 @@ pub struct Header {
     /// The job id and log path the reads use (upstream prints both).
     #[serde(default = "default_job_id")]
     pub job_id: String,
+    /// The log's path the reads use.
     #[serde(default = "default_log_path")]
     pub log_path: String,
     /// Engine limits, when not upstream's (model counterexamples use tiny ones).
@@ -78,9 +82,12 @@ fn default_log_path() -> String {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expected {
+    /// The reply's text, exactly as recorded.
     pub text: String,
+    /// The reply's `details` object, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Map<String, Value>>,
+    /// The reply's `isError`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
 }
@@ -89,6 +96,7 @@ pub struct Expected {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Read {
+    /// Milliseconds since the job started, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
     /// `lines` as the agent's JSON gave it; `null` is kept apart from absent.
@@ -98,6 +106,7 @@ pub struct Read {
         deserialize_with = "present_js_number"
     )]
     pub lines: Option<JsNumber>,
+    /// Skip condensing: the verbatim window.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub raw: bool,
     #[serde(
@@ -105,7 +114,9 @@ pub struct Read {
         skip_serializing_if = "Option::is_none",
         serialize_with = "crate::api::js_number"
     )]
+    /// The view in bytes, as the agent's JSON gave it.
     pub bytes: Option<f64>,
+    /// 0.8.0's `peek`: read a running job's log anyway.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub peek: bool,
     /// Upstream's recorded reply, which the shipped engine must reproduce byte for byte.
@@ -168,15 +179,19 @@ pub fn present_js_number<'de, D: serde::Deserializer<'de>>(
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Write {
+    /// Milliseconds since the job started, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
+    /// The bytes, when they are UTF-8.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// The bytes in standard base64, when they are not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base64: Option<String>,
 }
 
 impl Write {
+    /// A write of these bytes: as `text` when they are UTF-8, else as `base64`.
     pub fn new(t: Option<u64>, bytes: &[u8]) -> Self {
         match std::str::from_utf8(bytes) {
             Ok(text) => Write {
@@ -241,11 +256,14 @@ pub enum Event {
     OtherTool(OtherTool),
 }
 
+/// The log cut in place to `len` bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Truncate {
+    /// Milliseconds since the job started, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
+    /// The length the log is cut to.
     pub len: u64,
 }
 
@@ -253,28 +271,38 @@ pub struct Truncate {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Remove {
+    /// Milliseconds since the job started, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
 }
 
+/// The job's end, with its exit code.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Exit {
+    /// Milliseconds since the job started, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
+    /// The job's exit code.
     pub code: i64,
+    /// Whether the wrapper appended its exit marker to the log (false: the job was killed before it could).
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub marker: bool,
 }
 
+/// A call of another tool, kept from a session for context; never replayed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OtherTool {
+    /// Milliseconds since the job started, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub t: Option<u64>,
+    /// The tool's name.
     pub name: String,
+    /// The call's arguments.
     #[serde(default)]
     pub arguments: Value,
+    /// The result's text, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
 }
@@ -290,7 +318,9 @@ fn is_true(b: &bool) -> bool {
 /// A whole trace.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
+    /// The header line.
     pub header: Header,
+    /// Every other line, in order.
     pub events: Vec<Event>,
 }
 

@@ -32,9 +32,16 @@ pub const EXIT_MARKER: &str = "__BGRUN_EXIT__=";
 /// One content line's span in the view buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineSpan {
+    /// Offset in the buffer where the line starts.
     pub start: usize,
+    /// Where its text ends: before the `
+    /// ` (and a `\r` before it).
     pub text_end: usize,
+    /// One past its last byte (past the `
+    /// `, or the buffer's end for a partial line).
     pub end: usize,
+    /// Whether it ends with `
+    /// ` (a complete line).
     pub terminated: bool,
 }
 
@@ -45,6 +52,7 @@ pub struct View {
     pub origin: u64,
     /// The log's size when it was measured (the read may have come back shorter).
     pub size: u64,
+    /// The view's bytes, from `origin`.
     pub buf: Vec<u8>,
     /// Content lines in file order.
     pub lines: Vec<LineSpan>,

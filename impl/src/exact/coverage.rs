@@ -16,10 +16,12 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// The covered byte ranges `[start, end)`, sorted and disjoint.
     pub fn ranges(&self) -> &[(u64, u64)] {
         &self.ranges
     }
 
+    /// Whether nothing is covered.
     pub fn is_empty(&self) -> bool {
         self.ranges.is_empty()
     }

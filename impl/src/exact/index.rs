@@ -31,6 +31,7 @@ use std::hash::{Hash, Hasher};
 /// Line numbers at one line start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mark {
+    /// Where a content line starts in the log.
     pub offset: u64,
     /// Content lines starting before `offset`, from the index's anchor.
     pub lines: i64,
@@ -63,10 +64,12 @@ impl Hash for LineIndex {
 }
 
 impl LineIndex {
+    /// The marks, in increasing offset.
     pub fn marks(&self) -> &[Mark] {
         &self.marks
     }
 
+    /// Whether the index holds no mark.
     pub fn is_empty(&self) -> bool {
         self.marks.is_empty()
     }

@@ -33,6 +33,7 @@ pub struct BytePrint {
     /// 0 for the head (state files from before the settled fingerprint have no offset).
     #[serde(default)]
     pub offset: u64,
+    /// How many bytes the fingerprint covers.
     pub len: u64,
     /// FNV-1a of those bytes.
     pub hash: u64,
@@ -63,9 +64,11 @@ impl BytePrint {
 /// One id's bookmark.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ExactBookmark {
+    /// The path the id resolved to at the last read.
     pub path: String,
     /// Counts the generations this bookmark has seen, from 1.
     pub generation: u64,
+    /// Which file sat at the path (device and inode), when the source knows.
     pub identity: Option<LogIdentity>,
     /// The log's size at the last read.
     pub size: u64,
@@ -78,6 +81,7 @@ pub struct ExactBookmark {
     /// log cut and regrown past its old size, which would leave coverage on other lines.
     #[serde(default)]
     pub settled_print: Option<BytePrint>,
+    /// The complete lines the caller was shown in this generation, as byte ranges.
     pub coverage: Coverage,
     /// The partial line the caller was last shown, so that an unchanged one is not sent on
     /// every poll. Never coverage: it is shown again once it grows or completes.
@@ -91,10 +95,12 @@ pub struct ExactBookmark {
 /// All bookmarks, least recently read first; the least recently read is evicted when full.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ExactState {
+    /// Every job's bookmark, in insertion order; the oldest is forgotten past `bookmark_capacity`.
     pub bookmarks: Vec<(String, ExactBookmark)>,
 }
 
 impl ExactState {
+    /// The bookmark of job `id`, if it has one.
     pub fn get(&self, id: &str) -> Option<&ExactBookmark> {
         self.bookmarks.iter().find(|(k, _)| k == id).map(|(_, b)| b)
     }
@@ -114,6 +120,7 @@ impl ExactState {
 /// The exact engine.
 #[derive(Clone, Debug, Default)]
 pub struct ExactEngine {
+    /// The limits this engine reads with, validated by [`ExactEngine::try_new`].
     pub limits: Limits,
 }
 

@@ -47,6 +47,7 @@ use truth::Truth;
 /// What the judge holds an engine to: its text format and its limits.
 #[derive(Clone, Debug)]
 pub struct Rules {
+    /// Which text format the engine writes: the markers, header and notes the judge reads.
     pub dialect: Dialect,
     /// The engine's limits: the budget, the per-line cap, the fold threshold, the default view
     /// and `lines`.
@@ -61,6 +62,7 @@ pub struct ReadInput<'a> {
     /// Which file sits at the path: the harness changes it whenever another file (or none)
     /// comes to sit there, or the id resolves to another path.
     pub file: u64,
+    /// The agent's request.
     pub request: &'a Request,
     /// The reply's text, exactly as the agent sees it.
     pub text: &'a str,
@@ -114,6 +116,8 @@ pub struct LineRef {
     pub number: u64,
     /// Where it starts and ends in the log.
     pub offset: u64,
+    /// One past its last byte (past the `
+    /// `).
     pub end: u64,
     /// Its text (at most 80 UTF-16 units), when it lies in the window.
     pub text: Option<String>,
@@ -134,9 +138,13 @@ impl LineRef {
 /// One thing wrong with a reply: the guarantee, the line, what was expected, what was said.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Anomaly {
+    /// Which guarantee it breaks.
     pub kind: AnomalyKind,
+    /// The line it is about, when there is one.
     pub line: Option<LineRef>,
+    /// What the reply should have carried or said.
     pub expected: String,
+    /// What it carried or said instead.
     pub said: String,
 }
 
@@ -178,10 +186,15 @@ impl std::fmt::Display for Anomaly {
 /// that a model can ask that they are reached). Small and `Copy`, for a model's state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Flags {
+    /// "Nothing lost": a never-delivered line was hidden (neither carried nor said left out).
     pub lost: bool,
+    /// "Progress": a condensed read did not carry the newest never-delivered window line.
     pub stalled: bool,
+    /// "Repeats bounded": a condensed read carried a line still delivered in this generation.
     pub repeated: bool,
+    /// "Honest counts": a number, a reset's reason, a line or a claim of the reply is untrue.
     pub dishonest: bool,
+    /// A condensed body was longer than the budget.
     pub over_budget: bool,
     /// A continuing read carried a line that was in the log at the last read, never delivered.
     pub earlier_returned: bool,
@@ -200,7 +213,9 @@ pub struct Flags {
 /// The judge's verdict on one reply.
 #[derive(Clone, Debug, Default)]
 pub struct Verdict {
+    /// Which guarantees broke and which paths the reply took.
     pub flags: Flags,
+    /// What is wrong with the reply, each with its line; empty when nothing is.
     pub anomalies: Vec<Anomaly>,
     /// The complete lines the reply carried, `(offset, end)`, in log order.
     pub delivered: Vec<(u64, u64)>,

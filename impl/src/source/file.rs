@@ -26,6 +26,7 @@ impl FileLog {
         Ok(FileLog { path, file })
     }
 
+    /// The path the log was opened at.
     pub fn path(&self) -> &Path {
         &self.path
     }

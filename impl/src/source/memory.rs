@@ -3,6 +3,7 @@ use super::{LogIdentity, LogSource, LogStat, SourceError};
 /// A log held in memory, borrowed: what the model and trace replay hand an engine.
 #[derive(Clone, Copy, Debug)]
 pub struct SliceLog<'a> {
+    /// The log's bytes.
     pub bytes: &'a [u8],
     /// Bumped by the owner whenever the log is replaced by another file.
     pub file_number: u64,
@@ -47,10 +48,12 @@ pub struct MemoryLog {
 }
 
 impl MemoryLog {
+    /// An empty log.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// The log's bytes now.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }

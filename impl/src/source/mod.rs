@@ -17,14 +17,18 @@ use std::fmt;
 /// owner bumps on every replacement for a log in memory. A change means "another file".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct LogIdentity {
+    /// The device number.
     pub device: u64,
+    /// The inode number.
     pub inode: u64,
 }
 
 /// A log's size and identity at one moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LogStat {
+    /// The log's size in bytes.
     pub size: u64,
+    /// Which file it is, when the source knows.
     pub identity: Option<LogIdentity>,
 }
 
