@@ -81,8 +81,10 @@ pub struct Args {
 
 #[derive(clap::Args)]
 pub struct ExploreArgs {
+    /// Which engine's model to serve (`both` serves the exact one).
     #[arg(long, value_enum, default_value = "exact")]
     pub engine: EngineArg,
+    /// The bound and action families, as for `check`.
     #[arg(long, value_enum, default_value = "gap")]
     pub bound: Bound,
     /// Port on 127.0.0.1.

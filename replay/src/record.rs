@@ -19,6 +19,7 @@ pub struct Args {
     /// The trace's name (default: the output file's stem).
     #[arg(long)]
     pub name: Option<String>,
+    /// What the trace shows, in a sentence (the header's `description`).
     #[arg(long, default_value = "")]
     pub description: String,
     /// A polling agent: read every MS milliseconds while the job runs, and once after.
