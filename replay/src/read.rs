@@ -101,17 +101,25 @@ fn read_with<E: Engine>(engine: E, args: &Args) -> Result<ExitCode, String> {
     })
 }
 
+/// The version of `read --json`'s document (docs/json-output.md): raised when a key changes
+/// meaning or goes away, not when one is added.
+pub const READ_JSON_VERSION: u32 = 1;
+
 fn print_reply(reply: &Reply, json: bool) -> std::io::Result<()> {
     let text = if json {
+        // Keys are snake_case, as everywhere in bgtail's output; `details` is upstream's
+        // object as pi would show it, its keys upstream's.
         let doc = serde_json::json!({
+            "bgtail_read": READ_JSON_VERSION,
             "text": reply.text,
-            "isError": reply.is_error,
+            "is_error": reply.is_error,
             "kind": reply.kind,
             "reset": reply.reset,
             "counts": reply.counts,
             "shown": reply.shown,
+            "notes": reply.notes,
             "details": reply.details,
-            "bytesRead": reply.bytes_read,
+            "bytes_read": reply.bytes_read,
         });
         doc.to_string()
     } else {

@@ -201,6 +201,10 @@ fn truncate(s: &str, n: usize) -> String {
     }
 }
 
+/// The version of `replay --json`'s document (docs/json-output.md): raised when a key
+/// changes meaning or goes away, not when one is added.
+pub const REPLAY_JSON_VERSION: u32 = 1;
+
 pub fn run(args: Args) -> Result<ExitCode, String> {
     let files = trace_files(&args.paths)?;
     if files.is_empty() {
@@ -266,9 +270,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         outside.finish().map_err(|e| e.to_string())?;
     }
     if args.json {
+        let doc = serde_json::json!({ "bgtail_replay": REPLAY_JSON_VERSION, "replays": json });
         println!(
             "{}",
-            serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?
+            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
         );
     } else {
         println!("{}", table_header());

@@ -74,8 +74,9 @@ fn replay_json_is_one_document() {
     ]);
     assert!(out.status.success());
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc[0]["engine"], "exact");
-    assert_eq!(doc[0]["tally"]["lines_repeated"], 0);
+    assert_eq!(doc["bgtail_replay"], 1);
+    assert_eq!(doc["replays"][0]["engine"], "exact");
+    assert_eq!(doc["replays"][0]["tally"]["lines_repeated"], 0);
 }
 
 #[test]

@@ -159,12 +159,17 @@ fn pi_bgrun_through_its_adapter_reproduces_the_recorded_replies() {
         String::from_utf8_lossy(&out.stderr)
     );
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let (recorded, reproduced) = doc.as_array().unwrap().iter().fold((0, 0), |(r, p), t| {
-        (
-            r + t["tally"]["recorded"].as_u64().unwrap(),
-            p + t["tally"]["reproduced"].as_u64().unwrap(),
-        )
-    });
+    let (recorded, reproduced) =
+        doc["replays"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .fold((0, 0), |(r, p), t| {
+                (
+                    r + t["tally"]["recorded"].as_u64().unwrap(),
+                    p + t["tally"]["reproduced"].as_u64().unwrap(),
+                )
+            });
     assert_eq!((recorded, reproduced), (47, 47));
 }
 

@@ -178,7 +178,10 @@ fn the_explorer_page_loads_steps_into_a_state_and_shows_a_counterexample_path() 
         if status["done"] == true {
             break status;
         }
-        assert!(Instant::now() < deadline, "the check did not finish: {status}");
+        assert!(
+            Instant::now() < deadline,
+            "the check did not finish: {status}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     };
     let path = status["properties"]

@@ -187,7 +187,7 @@ fn read_through_cli(read: &Read, log: &Path, state: &Path, t: &Trace) -> String 
     if details.get("logPath").and_then(Value::as_str) == Some(real.as_str()) {
         details["logPath"] = t.header.log_path.clone().into();
     }
-    as_compared(&text, Some(&details), doc["isError"].as_bool().unwrap())
+    as_compared(&text, Some(&details), doc["is_error"].as_bool().unwrap())
 }
 
 /// Replays every trace on real files through `bgtail read`; returns the mismatches.
