@@ -96,6 +96,7 @@ pub fn state_file_decode(data: &[u8]) {
 fn small_limits() -> Limits {
     let mut limits = Limits::default();
     limits.tail_chunk = 8;
+    limits.count_views_up_to = 0;
     limits.mark_spacing = 32;
     limits.text_budget = 200;
     limits.line_cap = 20;

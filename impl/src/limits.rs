@@ -53,6 +53,13 @@ pub struct Limits {
     /// first read of a large log reads its tail, not its whole view.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub count_whole_view: bool,
+    /// Views of at most this many bytes are counted whole on every read, so that a small
+    /// log's reply says `log at N lines` as upstream's does: counting them costs less than
+    /// starting the process (README, Bench). Larger views are counted lazily, as
+    /// `count_whole_view` says. Tuning only for the guarantees; absent from a serialized
+    /// value means 0, the lazy count everywhere (as traces written before it was added read).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub count_views_up_to: u64,
 }
 
 fn default_tail_chunk() -> u64 {
@@ -70,6 +77,15 @@ fn is_default_tail_chunk(n: &u64) -> bool {
 fn is_default_mark_spacing(n: &u64) -> bool {
     *n == default_mark_spacing()
 }
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// [`Limits::count_views_up_to`]'s default: 128 KiB. Counting a whole view of this size
+/// costs 0.89× the instructions of the process start (`bgtail --version`), 256 KiB 1.81×
+/// (`scripts/bench-count-threshold.sh`, README's Bench).
+pub const COUNT_VIEWS_UP_TO: u64 = 128 << 10;
 
 /// Upstream's log ceiling (`DEFAULT_MAX_LOG_BYTES`).
 pub const DEFAULT_MAX_LOG_BYTES: u64 = 67_108_864;
@@ -93,6 +109,7 @@ impl Default for Limits {
             tail_chunk: default_tail_chunk(),
             mark_spacing: default_mark_spacing(),
             count_whole_view: false,
+            count_views_up_to: COUNT_VIEWS_UP_TO,
         }
     }
 }

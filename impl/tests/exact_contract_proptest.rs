@@ -74,6 +74,8 @@ fn limits(tail_chunk: u64, mark_spacing: u64) -> Limits {
     limits.line_cap = 60;
     limits.coverage_ranges_max = 3;
     limits.tail_chunk = tail_chunk;
+    // The lazy count even for the small logs the cases write, so that the index is taken.
+    limits.count_views_up_to = 0;
     limits.mark_spacing = mark_spacing;
     limits
 }

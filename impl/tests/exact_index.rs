@@ -75,6 +75,7 @@ fn limits(chunk: u64, spacing: u64, scan_lines_max: usize, whole: bool) -> Limit
     limits.tail_chunk = chunk;
     limits.mark_spacing = spacing;
     limits.count_whole_view = whole;
+    limits.count_views_up_to = 0;
     limits
 }
 

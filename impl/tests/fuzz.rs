@@ -59,6 +59,7 @@ fn trace_of(events: Vec<Event>, gate: bool) -> Trace {
                 limits.scan_lines_max = 50;
                 // Reads see a few bytes of tail and count the rest from the line index.
                 limits.tail_chunk = 8;
+                limits.count_views_up_to = 0;
                 limits.mark_spacing = 32;
                 limits
             }),

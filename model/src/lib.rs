@@ -125,6 +125,8 @@ impl ModelConfig {
         // bookmark's line index: the model checks that path, not only the whole-view one.
         limits.tail_chunk = 4;
         limits.mark_spacing = 8;
+        // Small views counted lazily too, or the index path would never be taken.
+        limits.count_views_up_to = 0;
         limits
     }
 

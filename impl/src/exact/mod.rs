@@ -226,8 +226,10 @@ impl Engine for ExactEngine {
             bytes_read: &mut bytes_read,
         };
         // The view above the tail is counted only as far as the reply needs: a reply that
-        // prints the view's line count asks for a second scan that counts all of it.
-        let mut whole = self.limits.count_whole_view;
+        // prints the view's line count asks for a second scan that counts all of it. A small
+        // view is counted whole at once: that costs less than the process start.
+        let mut whole =
+            self.limits.count_whole_view || stat.size.min(window) <= self.limits.count_views_up_to;
         let (scan, outcome) = loop {
             let want = Want {
                 size: stat.size,
