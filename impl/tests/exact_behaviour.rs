@@ -339,22 +339,34 @@ fn a_small_view_is_counted_whole_and_a_large_one_lazily() {
         let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
         let log = log_of(&numbered(1, lines));
         let r = read(&mut t, &log, Request::lines(40));
-        (r.text.lines().next().unwrap().to_owned(), r.counts.total_lines)
+        (
+            r.text.lines().next().unwrap().to_owned(),
+            r.counts.total_lines,
+        )
     };
     // 12,000 lines of 10-11 bytes: about 125 KiB, under the default 128 KiB.
     let small = numbered(1, 12_000).len() as u64;
     assert!(small <= bgtail::limits::COUNT_VIEWS_UP_TO);
     assert_eq!(
         first_header(12_000, Limits::default()),
-        ("first read: 40 lines — log at 12000 lines".into(), Some(12_000))
+        (
+            "first read: 40 lines — log at 12000 lines".into(),
+            Some(12_000)
+        )
     );
     let mut lazy = Limits::default();
     lazy.count_views_up_to = 0;
     let (header, total) = first_header(12_000, lazy);
-    assert!(header.ends_with("(the view above is not counted yet)"), "{header}");
+    assert!(
+        header.ends_with("(the view above is not counted yet)"),
+        "{header}"
+    );
     assert_eq!(total, None);
     // Past the threshold (about 137 KiB) the default is lazy again.
     let (header, total) = first_header(13_000, Limits::default());
-    assert!(header.ends_with("(the view above is not counted yet)"), "{header}");
+    assert!(
+        header.ends_with("(the view above is not counted yet)"),
+        "{header}"
+    );
     assert_eq!(total, None);
 }

@@ -3,6 +3,7 @@
 use crate::outside::OutsideEngine;
 use crate::replay_cmd::{parse_replay_engine, ReplayEngine};
 use crate::EngineArg;
+use anyhow::{bail, Context as _};
 use bgtail::Engine;
 use bgtail_model::{induction, Action, ModelConfig, TailModel, TailState};
 use stateright::{Checker, Expectation, Model};
@@ -240,12 +241,12 @@ fn export<E>(
     summary: &Summary,
     dir: &std::path::Path,
     bound: &str,
-) -> Result<(), String>
+) -> anyhow::Result<()>
 where
     E: Engine + Send + Sync + 'static,
     E::State: Send + Sync,
 {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     for v in &summary.verdicts {
         // Only counterexamples: a broken always-property.
         if v.discovery.is_none() || v.expectation == Expectation::Sometimes {
@@ -276,7 +277,7 @@ where
             ),
         );
         let file = dir.join(format!("{name}.jsonl"));
-        std::fs::write(&file, trace.to_jsonl()).map_err(|e| format!("{}: {e}", file.display()))?;
+        std::fs::write(&file, trace.to_jsonl()).with_context(|| file.display().to_string())?;
         println!("  wrote {}", file.display());
     }
     Ok(())
@@ -313,7 +314,7 @@ fn bound_name(args: &Args, c: &ModelConfig) -> String {
 }
 
 /// Runs the checks; true when the exact engine (or the outside engine) kept every property.
-pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
+pub fn run_checks(args: &Args) -> anyhow::Result<(bool, Vec<Summary>)> {
     let builtin = match &args.engine {
         ReplayEngine::Builtin(e) => *e,
         ReplayEngine::Command(command) => return check_outside(args, command),
@@ -350,7 +351,7 @@ pub fn run_checks(args: &Args) -> Result<(bool, Vec<Summary>), String> {
 /// Checks an engine in another process at the bound scaled to its declared limits, on one
 /// thread (one process answers one read at a time). A harness error ends the check as an
 /// error, not as a verdict.
-fn check_outside(args: &Args, command: &str) -> Result<(bool, Vec<Summary>), String> {
+fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
     let timeout = crate::replay_cmd::timeout(args.timeout)?;
     let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
     let bound_limits = configured(args).limits;
@@ -370,7 +371,7 @@ fn check_outside(args: &Args, command: &str) -> Result<(bool, Vec<Summary>), Str
     let bound = bound_name(args, &config);
     let (summary, model) = check_model(TailModel::new(engine.clone(), config), 1, complete);
     if let Some(failure) = engine.failure() {
-        return Err(format!("{}: {failure}", engine.name()));
+        bail!("{}: {failure}", engine.name());
     }
     summary.print(&bound);
     println!(
@@ -386,7 +387,7 @@ fn check_outside(args: &Args, command: &str) -> Result<(bool, Vec<Summary>), Str
     Ok((ok, vec![summary]))
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let exact_ok = if args.induction {
         run_induction(&args)?
     } else {
@@ -416,7 +417,7 @@ where
     }
 }
 
-pub fn explore(args: ExploreArgs) -> Result<ExitCode, String> {
+pub fn explore(args: ExploreArgs) -> anyhow::Result<ExitCode> {
     let config = args.bound.config();
     match args.engine {
         EngineArg::Shipped => serve(TailModel::shipped(config), args.port),
@@ -426,19 +427,18 @@ pub fn explore(args: ExploreArgs) -> Result<ExitCode, String> {
 
 /// `check --induction`: the inductive check of each built-in engine chosen; true when the
 /// exact engine's step held (the shipped engine is expected to fail it).
-fn run_induction(args: &Args) -> Result<bool, String> {
+fn run_induction(args: &Args) -> anyhow::Result<bool> {
     let ReplayEngine::Builtin(builtin) = &args.engine else {
-        return Err(
+        bail!(
             "--induction needs an engine in this process (exact, shipped or both): \
                     it builds bookmarks, which the protocol does not carry"
-                .into(),
         );
     };
     let max_lines = args.max_lines.unwrap_or(3);
     if max_lines > 6 {
-        return Err(format!(
+        bail!(
             "--max-lines {max_lines}: the inductive check enumerates every pair of logs; past 6 lines that is beyond any machine"
-        ));
+        );
     }
     let config = ModelConfig::induction(max_lines);
     let mut exact_ok = true;

@@ -1,6 +1,7 @@
 //! `bgtail generate`: random traces from seeds, for differential testing against another
 //! implementation (fill their `expect` with `node adapters/pi-bgrun/main.mjs … --oracle`).
 
+use anyhow::Context as _;
 use bgtail::generate::{trace, Profile};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,15 +25,15 @@ pub struct Args {
     pub line_bound_percent: u64,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(&args.out).with_context(|| args.out.display().to_string())?;
     let mut profile = Profile::default();
     profile.big_log_percent = args.big_log_percent;
     profile.line_bound_percent = args.line_bound_percent;
     for seed in args.seed..args.seed.saturating_add(args.count) {
         let path = args.out.join(format!("generated-{seed}.jsonl"));
         std::fs::write(&path, trace(seed, &profile).to_jsonl())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .with_context(|| path.display().to_string())?;
     }
     eprintln!(
         "bgtail: {} traces written to {}",

@@ -1,6 +1,7 @@
 //! `bgtail import-pi`: captured pi sessions to traces (`bgtail::pi_import`), read from and
 //! written to files, with the import's report on stdout.
 
+use anyhow::Context as _;
 use bgtail::pi_import::{calls_of, import_job, jobs_of};
 use bgtail::pi_session::PiSession;
 use std::path::PathBuf;
@@ -16,13 +17,12 @@ pub struct Args {
     pub out: PathBuf,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
-    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(&args.out).with_context(|| args.out.display().to_string())?;
     let mut written = 0;
     for path in &args.sessions {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let session =
-            PiSession::parse(&path.display().to_string(), &text).map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+        let session = PiSession::parse(&path.display().to_string(), &text)?;
         let jobs = jobs_of(&session);
         if jobs.is_empty() {
             println!(
@@ -56,7 +56,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             let imported = import_job(&session, &name, job, &calls);
             let file = args.out.join(format!("{name}.jsonl"));
             std::fs::write(&file, imported.trace.to_jsonl())
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+                .with_context(|| file.display().to_string())?;
             written += 1;
             println!(
                 "{}: job {job} → {} ({})",

@@ -72,7 +72,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("bgtail: {e}");
+            // The whole chain: what failed, then each input and place it failed at.
+            eprintln!("bgtail: {e:#}");
             ExitCode::from(2)
         }
     }

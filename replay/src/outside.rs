@@ -11,7 +11,8 @@
 //! A harness error (a crash, a hang, a lie about the protocol) stops every later read: the
 //! first one is kept and reported by the caller when the check ends.
 
-use crate::eut::{HarnessError, ProcessEngine};
+use crate::eut::ProcessEngine;
+use anyhow::{bail, Context as _};
 use bgtail::api::{ReadKind, ShownLine};
 use bgtail::protocol::{ErrorCode, ReadRequest, Reply as Wire, Request as WireRequest};
 use bgtail::source::LogSource;
@@ -58,7 +59,7 @@ pub struct OutsideState {
 }
 
 /// Writes the log's bytes to the file the engine reads (`None`: removes it).
-type WriteLog<'a> = dyn Fn(Option<&[u8]>) -> Result<(), String> + 'a;
+type WriteLog<'a> = dyn Fn(Option<&[u8]>) -> anyhow::Result<()> + 'a;
 
 /// The process and what the check needs of it.
 struct Inner {
@@ -86,17 +87,17 @@ pub struct OutsideEngine {
 impl OutsideEngine {
     /// Starts `command` and shakes hands. The engine's declared limits replace upstream's
     /// defaults; one without `snapshot` needs `reset`.
-    pub fn start(command: &str, timeout: Duration, job_id: &str) -> Result<Self, String> {
-        let engine = ProcessEngine::spawn(command, timeout).map_err(|e| e.to_string())?;
+    pub fn start(command: &str, timeout: Duration, job_id: &str) -> anyhow::Result<Self> {
+        let engine = ProcessEngine::spawn(command, timeout)?;
         let caps = engine.capabilities;
         let rebuild = match (caps.snapshot, caps.reset) {
             (true, _) => Rebuild::Snapshot,
             (false, true) => Rebuild::Replay,
             (false, false) => {
-                return Err(format!(
+                bail!(
                     "{}: a model check needs `snapshot` or `reset`, and the engine has neither",
                     engine.info.name
-                ))
+                )
             }
         };
         let mut limits = Limits::default();
@@ -107,7 +108,7 @@ impl OutsideEngine {
         }
         let style = engine.dialect.style();
         let name: &'static str = Box::leak(format!("cmd:{}", engine.info.name).into_boxed_str());
-        let dir = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
+        let dir = tempfile::tempdir().context("a temporary folder")?;
         let log = crate::replay_eut::log_file(dir.path(), job_id);
         Ok(OutsideEngine {
             inner: Arc::new(Mutex::new(Inner {
@@ -140,7 +141,7 @@ impl OutsideEngine {
     }
 
     /// Writes `bytes` as the log (in place: the same file), or removes it when missing.
-    fn write_log(&self, bytes: Option<&[u8]>) -> Result<(), String> {
+    fn write_log(&self, bytes: Option<&[u8]>) -> anyhow::Result<()> {
         let result = match bytes {
             Some(b) => std::fs::write(&self.log, b),
             None => match std::fs::remove_file(&self.log) {
@@ -148,7 +149,7 @@ impl OutsideEngine {
                 other => other,
             },
         };
-        result.map_err(|e| format!("{}: {e}", self.log.display()))
+        result.with_context(|| self.log.display().to_string())
     }
 }
 
@@ -160,11 +161,9 @@ fn log_bytes(log: &dyn LogSource) -> Option<Vec<u8>> {
 }
 
 impl Inner {
-    fn send(&mut self, request: WireRequest) -> Result<Wire, String> {
+    fn send(&mut self, request: WireRequest) -> anyhow::Result<Wire> {
         self.requests += 1;
-        self.engine
-            .request(request)
-            .map_err(|e: HarnessError| e.to_string())
+        Ok(self.engine.request(request)?)
     }
 
     /// Brings the process to `state` (`rebuild` says how), writing past logs through `write`.
@@ -173,23 +172,22 @@ impl Inner {
         state: &OutsideState,
         rebuild: Rebuild,
         write: &WriteLog<'_>,
-    ) -> Result<(), String> {
+    ) -> anyhow::Result<()> {
         let id = self.engine.fresh_id();
         let reply = match (rebuild, &state.snapshot) {
             (Rebuild::Snapshot, Some(blob)) => self.send(WireRequest::Restore {
                 msg_id: id,
-                state: serde_json::from_str(blob).map_err(|e| e.to_string())?,
+                state: serde_json::from_str(blob)?,
             })?,
             _ => self.send(WireRequest::Reset { msg_id: id })?,
         };
         if !matches!(reply, Wire::RestoreOk { .. } | Wire::ResetOk { .. }) {
-            return Err(format!("restoring a state was answered with {reply:?}"));
+            bail!("restoring a state was answered with {reply:?}");
         }
         if rebuild == Rebuild::Replay {
             for past in &state.history {
                 write(Some(&past.log))?;
-                let mut read: ReadRequest =
-                    serde_json::from_str(&past.request).map_err(|e| e.to_string())?;
+                let mut read: ReadRequest = serde_json::from_str(&past.request)?;
                 read.msg_id = self.engine.fresh_id();
                 self.send(WireRequest::Read(read))?;
             }
@@ -203,7 +201,7 @@ impl Inner {
         state: &mut OutsideState,
         rebuild: Rebuild,
         past: PastRead,
-    ) -> Result<(), String> {
+    ) -> anyhow::Result<()> {
         match rebuild {
             Rebuild::Replay => state.history.push(past),
             Rebuild::Snapshot => {
@@ -212,7 +210,7 @@ impl Inner {
                     Wire::SnapshotOk { state: blob, .. } => {
                         state.snapshot = Some(blob.to_string());
                     }
-                    other => return Err(format!("snapshot was answered with {other:?}")),
+                    other => bail!("snapshot was answered with {other:?}"),
                 }
             }
         }
@@ -256,7 +254,7 @@ impl OutsideEngine {
         job: Job<'_>,
         bytes: Option<Vec<u8>>,
         request: &Request,
-    ) -> Result<Result<Reply, Rejected>, String> {
+    ) -> anyhow::Result<Result<Reply, Rejected>> {
         inner.bring_to(state, self.rebuild, &|b| self.write_log(b))?;
         self.write_log(bytes.as_deref())?;
         let read = ReadRequest {
@@ -272,7 +270,7 @@ impl OutsideEngine {
         };
         let past = PastRead {
             log: bytes.unwrap_or_default(),
-            request: serde_json::to_string(&read).map_err(|e| e.to_string())?,
+            request: serde_json::to_string(&read)?,
         };
         let outcome = match inner.send(WireRequest::Read(read))? {
             Wire::ReadOk(r) => {
@@ -289,7 +287,7 @@ impl OutsideEngine {
                 text,
                 ..
             } => Err(Rejected(text)),
-            other => return Err(format!("a read was answered with {other:?}")),
+            other => bail!("a read was answered with {other:?}"),
         };
         inner.take_state(state, self.rebuild, past)?;
         Ok(outcome)
@@ -330,8 +328,8 @@ impl Engine for OutsideEngine {
         match self.read_through(&mut inner, state, job, bytes, request) {
             Ok(outcome) => outcome,
             Err(why) => {
-                inner.failed = Some(why.clone());
-                Err(Rejected(format!("(the engine failed: {why})")))
+                inner.failed = Some(format!("{why:#}"));
+                Err(Rejected(format!("(the engine failed: {why:#})")))
             }
         }
     }

@@ -5,6 +5,7 @@
 //! state lost to a power cut can only send lines again.
 
 use crate::EngineArg;
+use anyhow::{bail, Context as _};
 use bgtail::source::open_log;
 use bgtail::state_file::StateFile;
 use bgtail::{Engine, ExactEngine, Job, Limits, Reply, Request, ShippedEngine};
@@ -43,22 +44,22 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.engine {
         EngineArg::Shipped => read_with(ShippedEngine::new(Limits::default()), &args),
         EngineArg::Exact => read_with(ExactEngine::new(Limits::default()), &args),
-        EngineArg::Both => Err("read takes one engine: exact or shipped".into()),
+        EngineArg::Both => bail!("read takes one engine: exact or shipped"),
     }
 }
 
-fn read_with<E: Engine>(engine: E, args: &Args) -> Result<ExitCode, String> {
+fn read_with<E: Engine>(engine: E, args: &Args) -> anyhow::Result<ExitCode> {
     let id = match &args.id {
         Some(id) => id.clone(),
         None => args
             .log
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
-            .ok_or_else(|| format!("{}: give --id", args.log.display()))?,
+            .with_context(|| format!("{}: give --id", args.log.display()))?,
     };
     let path = std::path::absolute(&args.log).unwrap_or_else(|_| args.log.clone());
     let path_text = path.to_string_lossy().into_owned();
@@ -70,29 +71,26 @@ fn read_with<E: Engine>(engine: E, args: &Args) -> Result<ExitCode, String> {
         running: args.running,
         elapsed_secs: None,
     };
-    let file = StateFile::lock(&args.state).map_err(|e| e.to_string())?;
+    let file = StateFile::lock(&args.state)?;
     let (mut state, warning) = file.load(&engine);
     if let Some(w) = warning {
         eprintln!("bgtail: warning: {w}");
     }
     let source = open_log(&path);
-    let reply = engine
-        .read(
-            &mut state,
-            Job {
-                id: &id,
-                path: &path_text,
-            },
-            source.as_ref(),
-            &request,
-        )
-        .map_err(|e| e.0)?;
+    let reply = engine.read(
+        &mut state,
+        Job {
+            id: &id,
+            path: &path_text,
+        },
+        source.as_ref(),
+        &request,
+    )?;
     // The reply goes out before the bookmark is stored: a reader killed or cut off (a closed
     // pipe) in between sends these lines again next time instead of never sending them.
-    print_reply(&reply, args.json)
-        .map_err(|e| format!("cannot write the reply, bookmark left as it was: {e}"))?;
+    print_reply(&reply, args.json).context("cannot write the reply, bookmark left as it was")?;
     if !reply.is_error {
-        file.store(&engine, &state).map_err(|e| e.to_string())?;
+        file.store(&engine, &state)?;
     }
     Ok(if reply.is_error {
         ExitCode::FAILURE

@@ -1,6 +1,7 @@
 //! `bgtail record`: run a command the way bgrun does (stdout and stderr into one log, the exit
 //! marker appended) and write a trace of every chunk it wrote and of a polling agent's reads.
 
+use anyhow::Context as _;
 use bgtail::trace::{self, Event, Header, Source, Trace, Write};
 use std::io::Read as _;
 use std::path::PathBuf;
@@ -91,11 +92,11 @@ struct PlannedRead {
     raw: bool,
 }
 
-fn plan(spec: &str) -> Result<Vec<PlannedRead>, String> {
+fn plan(spec: &str) -> anyhow::Result<Vec<PlannedRead>> {
     spec.split(',')
         .map(|item| {
             let parts: Vec<&str> = item.trim().split(':').collect();
-            let bad = || format!("--reads: {item:?} is not MS:LINES[:raw]");
+            let bad = || anyhow::anyhow!("--reads: {item:?} is not MS:LINES[:raw]");
             match parts.as_slice() {
                 [at, lines] | [at, lines, "raw"] => Ok(PlannedRead {
                     at: at.parse().map_err(|_| bad())?,
@@ -124,7 +125,7 @@ fn machine() -> String {
         .unwrap_or_default()
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let planned = match &args.reads {
         Some(spec) => Some(plan(spec)?),
         None => None,
@@ -145,15 +146,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     };
     rec.record(&args, &mut child, &output, watched.as_mut())?;
     let _ = pump.join();
-    let status = child
-        .wait()
-        .map_err(|e| format!("{}: {e}", args.command[0]))?;
+    let status = child.wait().with_context(|| args.command[0].clone())?;
     let code = status.code().unwrap_or(128 + 9);
     rec.finish(code, args.lines);
     if let Some(path) = &args.log {
         rec.log
             .extend_from_slice(bgtail::trace::exit_marker(i64::from(code)).as_bytes());
-        std::fs::write(path, &rec.log).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, &rec.log).with_context(|| path.display().to_string())?;
     }
     write_trace(&args, rec.events)?;
     Ok(ExitCode::SUCCESS)
@@ -164,9 +163,9 @@ type Started = (Child, mpsc::Receiver<Vec<u8>>, std::thread::JoinHandle<()>);
 
 /// Starts the command the way bgrun does: stdout and stderr into one pipe (read by a thread
 /// into the channel), or, when a file is watched, nowhere.
-fn spawn(args: &Args, watching: bool) -> Result<Started, String> {
-    let (reader, writer) = std::io::pipe().map_err(|e| format!("pipe: {e}"))?;
-    let writer2 = writer.try_clone().map_err(|e| format!("pipe: {e}"))?;
+fn spawn(args: &Args, watching: bool) -> anyhow::Result<Started> {
+    let (reader, writer) = std::io::pipe().context("pipe")?;
+    let writer2 = writer.try_clone().context("pipe")?;
     let mut command = Command::new(&args.command[0]);
     command.args(&args.command[1..]).stdin(Stdio::null());
     if watching {
@@ -175,9 +174,7 @@ fn spawn(args: &Args, watching: bool) -> Result<Started, String> {
     } else {
         command.stdout(writer).stderr(writer2);
     }
-    let child = command
-        .spawn()
-        .map_err(|e| format!("{}: {e}", args.command[0]))?;
+    let child = command.spawn().with_context(|| args.command[0].clone())?;
     drop(command);
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     let pump = std::thread::spawn(move || {
@@ -221,7 +218,7 @@ impl Recording {
         child: &mut Child,
         output: &mpsc::Receiver<Vec<u8>>,
         mut watched: Option<&mut Watched>,
-    ) -> Result<(), String> {
+    ) -> anyhow::Result<()> {
         loop {
             let now = self.ms(Instant::now());
             let next_read = match &self.planned {
@@ -235,7 +232,7 @@ impl Recording {
                 // Watching a file: look at it often, and stop once the command has exited.
                 w.poll(self.ms(Instant::now()), &mut self.log, &mut self.events);
                 wait = wait.min(Duration::from_millis(20));
-                if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+                if child.try_wait()?.is_some() {
                     w.poll(self.ms(Instant::now()), &mut self.log, &mut self.events);
                     return Ok(());
                 }
@@ -321,7 +318,7 @@ impl Recording {
 }
 
 /// Writes the trace to `--out`, its folder made if needed.
-fn write_trace(args: &Args, events: Vec<Event>) -> Result<(), String> {
+fn write_trace(args: &Args, events: Vec<Event>) -> anyhow::Result<()> {
     let name = args.name.clone().unwrap_or_else(|| {
         args.out
             .file_stem()
@@ -343,7 +340,7 @@ fn write_trace(args: &Args, events: Vec<Event>) -> Result<(), String> {
         events,
     };
     if let Some(dir) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     }
-    std::fs::write(&args.out, trace.to_jsonl()).map_err(|e| format!("{}: {e}", args.out.display()))
+    std::fs::write(&args.out, trace.to_jsonl()).with_context(|| args.out.display().to_string())
 }

@@ -2,6 +2,7 @@
 
 use crate::replay_eut::Outside;
 use crate::EngineArg;
+use anyhow::{bail, Context as _};
 use bgtail::replay::{replay, Replay, Tally};
 use bgtail::trace::Trace;
 use bgtail::{ExactEngine, ShippedEngine};
@@ -68,11 +69,11 @@ pub fn parse_replay_engine(s: &str) -> Result<ReplayEngine, String> {
 }
 
 /// Every `.jsonl` file named or below a named directory, sorted.
-pub fn trace_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn trace_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+        let entries = std::fs::read_dir(dir).with_context(|| dir.display().to_string())?;
         for entry in entries {
-            let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+            let path = entry.with_context(|| dir.display().to_string())?.path();
             if path.is_dir() {
                 walk(&path, out)?;
             } else if path.extension().is_some_and(|e| e == "jsonl") {
@@ -88,23 +89,23 @@ pub fn trace_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         } else if p.exists() {
             out.push(p.clone());
         } else {
-            return Err(format!("{}: no such file or directory", p.display()));
+            bail!("{}: no such file or directory", p.display());
         }
     }
     out.sort();
     Ok(out)
 }
 
-pub fn load(path: &Path) -> Result<Trace, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn load(path: &Path) -> anyhow::Result<Trace> {
+    let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
+        anyhow::anyhow!(
             "{}: not UTF-8 at byte {} (a trace is JSON Lines)",
             path.display(),
             e.utf8_error().valid_up_to()
         )
     })?;
-    Trace::parse(&path.display().to_string(), &text).map_err(|e| e.to_string())
+    Ok(Trace::parse(&path.display().to_string(), &text)?)
 }
 
 /// Replays one trace through the chosen engines.
@@ -140,11 +141,11 @@ pub fn passes(r: &Replay, require: Option<Require>) -> bool {
 }
 
 /// `--timeout` as a duration: a positive number of seconds.
-pub fn timeout(secs: f64) -> Result<std::time::Duration, String> {
+pub fn timeout(secs: f64) -> anyhow::Result<std::time::Duration> {
     std::time::Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("--timeout {secs}: give a positive number of seconds"))
+        .with_context(|| format!("--timeout {secs}: give a positive number of seconds"))
 }
 
 pub fn table_header() -> String {
@@ -205,10 +206,10 @@ fn truncate(s: &str, n: usize) -> String {
 /// changes meaning or goes away, not when one is added.
 pub const REPLAY_JSON_VERSION: u32 = 1;
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = trace_files(&args.paths)?;
     if files.is_empty() {
-        return Err("no traces (.jsonl) found".into());
+        bail!("no traces (.jsonl) found");
     }
     let mut ok = true;
     let mut json = Vec::new();
@@ -217,14 +218,14 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         ReplayEngine::Command(c) => Some(Outside::new(c, timeout(args.timeout)?)),
         ReplayEngine::Builtin(_) => None,
     };
-    let work = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
+    let work = tempfile::tempdir().context("a temporary folder")?;
     for (i, file) in files.iter().enumerate() {
         let trace = load(file)?;
         let replays = match (&args.engine, outside.as_mut()) {
             (ReplayEngine::Builtin(engine), _) => replay_trace(&trace, *engine),
             (ReplayEngine::Command(_), Some(outside)) => {
                 let dir = work.path().join(i.to_string());
-                std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
                 vec![outside.replay(&trace, &dir)?]
             }
             (ReplayEngine::Command(_), None) => unreachable!("made above"),
@@ -267,14 +268,11 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         }
     }
     if let Some(outside) = outside {
-        outside.finish().map_err(|e| e.to_string())?;
+        outside.finish()?;
     }
     if args.json {
         let doc = serde_json::json!({ "bgtail_replay": REPLAY_JSON_VERSION, "replays": json });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
-        );
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         println!("{}", table_header());
         for row in rows {

@@ -4,6 +4,7 @@
 //! one (`expect`), as the shipped engine's replies are.
 
 use crate::eut::{HarnessError, ProcessEngine};
+use anyhow::Context as _;
 use bgtail::protocol::{ErrorCode, ReadRequest, Reply, Request};
 use bgtail::replay::{Audit, Observed, ReadRecord, Replay};
 use bgtail::trace::{Event, Read, Trace};
@@ -57,9 +58,9 @@ impl Outside {
     }
 
     /// Replays `trace` with its log in `work` (a folder of its own).
-    pub fn replay(&mut self, trace: &Trace, work: &Path) -> Result<Replay, String> {
+    pub fn replay(&mut self, trace: &Trace, work: &Path) -> anyhow::Result<Replay> {
         let at = |index: usize, e: HarnessError| {
-            format!("{}: event {}: {e}", trace.header.name, index + 1)
+            anyhow::Error::new(e).context(format!("{}: event {}", trace.header.name, index + 1))
         };
         let engine = self.fresh().map_err(|e| at(0, e))?;
         let limits_differ = trace
@@ -68,7 +69,7 @@ impl Outside {
             .as_ref()
             .is_some_and(|l| engine.limits != Some(bgtail::protocol::DeclaredLimits::from(l)));
         let log = log_file(work, &trace.header.job_id);
-        std::fs::write(&log, b"").map_err(|e| format!("{}: {e}", log.display()))?;
+        std::fs::write(&log, b"").with_context(|| log.display().to_string())?;
         // The same bytes as the file, for the judge.
         let mut bytes = bgtail::source::MemoryLog::new();
         let mut audit = Audit::new(rules(engine, trace));
@@ -76,7 +77,7 @@ impl Outside {
         let mut reads = Vec::new();
         for (index, event) in trace.events.iter().enumerate() {
             bgtail::source::file::apply_event(event, &log)
-                .map_err(|e| format!("{}: {e}", log.display()))?;
+                .with_context(|| log.display().to_string())?;
             event.apply_to(&mut bytes);
             audit.event(event);
             match event {

@@ -2,6 +2,7 @@
 //! `docs/engine-protocol.md`), so that the protocol's harness can be checked against the
 //! engines it already knows, and so that a harness in another language can drive them.
 
+use anyhow::{bail, Context as _};
 use bgtail::protocol::{
     Capabilities, DeclaredLimits, EngineInfo, ErrorCode, ReadReply, ReadRequest, Reply, Request,
     ShownRange, PROTOCOL, VERSION,
@@ -42,14 +43,14 @@ pub enum ServedEngine {
     Shipped,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limits = match args.limits {
         ServedLimits::Default => Limits::default(),
         ServedLimits::Model => bgtail_model::ModelConfig::tiny_limits(),
     };
     if let Some(what) = args.broken {
         if args.engine != ServedEngine::Exact {
-            return Err("--break breaks the exact engine: pass --engine exact".into());
+            bail!("--break breaks the exact engine: pass --engine exact");
         }
         return serve(
             crate::broken::Broken::new(limits, what),
@@ -83,12 +84,12 @@ fn serve<E: Engine>(
     engine: E,
     gate: bool,
     snapshot: fn(&E::State) -> Value,
-) -> Result<ExitCode, String> {
+) -> anyhow::Result<ExitCode> {
     let mut state = E::State::default();
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (n, line) in stdin.lines().enumerate() {
-        let line = line.map_err(|e| format!("stdin line {}: {e}", n + 1))?;
+        let line = line.with_context(|| format!("stdin line {}", n + 1))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -103,7 +104,7 @@ fn serve<E: Engine>(
         let text = serde_json::to_string(&reply).expect("a reply serialises");
         writeln!(out, "{text}")
             .and_then(|()| out.flush())
-            .map_err(|e| format!("cannot write a reply: {e}"))?;
+            .context("cannot write a reply")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ use crate::replay_cmd::{
     ReplayEngine,
 };
 use crate::EngineArg;
+use anyhow::{bail, Context as _};
 use bgtail::replay::Tally;
 use bgtail_model::TailModel;
 use std::path::{Path, PathBuf};
@@ -48,11 +49,11 @@ fn corpus(arg: Option<PathBuf>) -> PathBuf {
     })
 }
 
-pub fn run(args: Args) -> Result<ExitCode, String> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match &args.engine {
         Some(ReplayEngine::Command(command)) => return verify_outside(&args, command),
         Some(ReplayEngine::Builtin(_)) => {
-            return Err("verify checks both in-crate engines; --engine takes cmd:COMMAND".into())
+            bail!("verify checks both in-crate engines; --engine takes cmd:COMMAND")
         }
         None => {}
     }
@@ -108,10 +109,10 @@ fn model_checks(threads: usize) -> bool {
 
 /// Every trace of `dir` through both engines, a row each; whether every one passed, and the
 /// totals of each engine (shipped first).
-fn replay_corpus(dir: &Path) -> Result<(bool, [Tally; 2]), String> {
+fn replay_corpus(dir: &Path) -> anyhow::Result<(bool, [Tally; 2])> {
     let files = trace_files(std::slice::from_ref(&dir.to_path_buf()))?;
     if files.is_empty() {
-        return Err(format!("{}: no traces found", dir.display()));
+        bail!("{}: no traces found", dir.display());
     }
     println!("## Replay of {} traces in {}", files.len(), dir.display());
     println!("{}", table_header());
@@ -180,7 +181,7 @@ fn add(total: &mut Tally, t: &Tally) {
 
 /// `verify --engine cmd:…`: the model over the outside engine at bounds a process can afford,
 /// then the corpus through it, judged and compared with the recordings.
-fn verify_outside(args: &Args, command: &str) -> Result<ExitCode, String> {
+fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
     let mut ok = true;
     if !args.skip_model {
         println!("## Model checks");
@@ -212,12 +213,12 @@ fn verify_outside(args: &Args, command: &str) -> Result<ExitCode, String> {
     println!("{}", table_header());
     let timeout = crate::replay_cmd::timeout(args.timeout)?;
     let mut outside = crate::replay_eut::Outside::new(command, timeout);
-    let work = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
+    let work = tempfile::tempdir().context("a temporary folder")?;
     let mut total = Tally::default();
     for (i, file) in files.iter().enumerate() {
         let trace = load(file)?;
         let dir = work.path().join(i.to_string());
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
         let r = outside.replay(&trace, &dir)?;
         let passed = passes(&r, args.require);
         ok &= passed;
@@ -225,7 +226,7 @@ fn verify_outside(args: &Args, command: &str) -> Result<ExitCode, String> {
         println!("{}{mark}", table_row(&trace.header.name, &r));
         add(&mut total, &r.tally);
     }
-    outside.finish().map_err(|e| e.to_string())?;
+    outside.finish()?;
     println!();
     println!(
         "lines repeated {}, lines lost {}, dishonest replies {}, stalled reads {}, over budget {}, fidelity {}/{}",
