@@ -101,6 +101,9 @@ impl OutsideEngine {
             }
         };
         let mut limits = Limits::default();
+        // The exact engine's own tuning says nothing of an outside engine: left at 0, it is
+        // not written into the traces this engine's counterexamples become.
+        limits.count_views_up_to = 0;
         if let Some(d) = engine.limits {
             limits.text_budget = d.text_budget as usize;
             limits.line_cap = d.line_cap as usize;
