@@ -47,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let reply = engine.read(&mut state, job_id, log.as_ref(), &request)?;
         println!("── poll ──\n{}\n", reply.text);
         file.store(&engine, &state)?;
-        let finished = std::fs::read_to_string(&log_path)?.contains("__BGRUN_EXIT__=");
+        let finished = std::fs::read_to_string(&log_path)?.contains(bgtail::view::EXIT_MARKER);
         if finished && reply.kind == bgtail::ReadKind::NothingNew {
             break;
         }

@@ -335,6 +335,27 @@ pub fn check_id(id: &str) -> Result<(), Rejected> {
     Ok(())
 }
 
+/// The keys every read's `details` starts with, in upstream's order (both engines): `id`,
+/// `linesShown`, `logPath`, `notFound` (false: the log was read), `condensed`.
+pub(crate) fn details_head(job: Job<'_>, lines_shown: u64, condensed: bool) -> Map<String, Value> {
+    let mut d = Map::with_capacity(14);
+    d.insert("id".into(), job.id.into());
+    d.insert("linesShown".into(), lines_shown.into());
+    d.insert("logPath".into(), job.path.into());
+    d.insert("notFound".into(), false.into());
+    d.insert("condensed".into(), condensed.into());
+    d
+}
+
+/// The keys every read's `details` ends with: `windowBytes`, and `truncatedAtBytes` when the
+/// wrapper's exit marker says the log was truncated.
+pub(crate) fn details_tail(d: &mut Map<String, Value>, window: u64, truncated_at: Option<f64>) {
+    d.insert("windowBytes".into(), window.into());
+    if let Some(cap) = truncated_at {
+        d.insert("truncatedAtBytes".into(), crate::js::json_number(cap));
+    }
+}
+
 /// Upstream's error result for a log that cannot be read (reference §6.5).
 pub fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
     let not_found = matches!(error, SourceError::NotFound);

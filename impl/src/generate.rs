@@ -358,7 +358,7 @@ fn exit_marker(rng: &mut Rng) -> String {
         10 => " truncated=".into(),
         _ => format!(" truncated=0{} nocap=1", rng.below(99)),
     };
-    format!("\n__BGRUN_EXIT__={code}{label}\n")
+    format!("\n{}{code}{label}\n", crate::view::EXIT_MARKER)
 }
 
 /// Where to cut the log: anywhere, or past its end.

@@ -11,7 +11,7 @@ use crate::api::{
     ShownLine,
 };
 use crate::condense::condense_oldest_first;
-use crate::js::{format_bytes, group_thousands, json_number, plural, Utf16Prefix};
+use crate::js::{format_bytes, group_thousands, plural, Utf16Prefix};
 use crate::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
 use crate::view::View;
@@ -393,12 +393,7 @@ fn details(
     truncated_at: Option<f64>,
 ) -> Map<String, Value> {
     let row = f.row;
-    let mut details = Map::new();
-    details.insert("id".into(), job.id.into());
-    details.insert("linesShown".into(), (f.selected as u64).into());
-    details.insert("logPath".into(), job.path.into());
-    details.insert("notFound".into(), false.into());
-    details.insert("condensed".into(), (row != Row::Raw).into());
+    let mut details = crate::api::details_head(job, f.selected as u64, row != Row::Raw);
     if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
         details.insert("newLines".into(), f.fresh.into());
         details.insert("totalLines".into(), f.total.into());
@@ -411,10 +406,7 @@ fn details(
             Value::Array(notes.iter().cloned().map(Value::from).collect()),
         );
     }
-    details.insert("windowBytes".into(), window.into());
-    if let Some(cap) = truncated_at {
-        details.insert("truncatedAtBytes".into(), json_number(cap));
-    }
+    crate::api::details_tail(&mut details, window, truncated_at);
     details
 }
 

@@ -657,15 +657,8 @@ fn details(
     notes: &[String],
     truncated_at: Option<f64>,
 ) -> Map<String, Value> {
-    let mut d = Map::with_capacity(14);
-    d.insert("id".into(), job.id.into());
-    d.insert(
-        "linesShown".into(),
-        (counts.shown + u64::from(counts.partial_shown)).into(),
-    );
-    d.insert("logPath".into(), job.path.into());
-    d.insert("notFound".into(), false.into());
-    d.insert("condensed".into(), (!request.raw).into());
+    let shown = counts.shown + u64::from(counts.partial_shown);
+    let mut d = crate::api::details_head(job, shown, !request.raw);
     d.insert("newLines".into(), counts.new_lines.into());
     d.insert("earlierLines".into(), counts.earlier_shown.into());
     d.insert("totalLines".into(), counts.total_lines.into());
@@ -678,10 +671,7 @@ fn details(
             Value::Array(notes.iter().cloned().map(Value::from).collect()),
         );
     }
-    d.insert("windowBytes".into(), window.into());
-    if let Some(cap) = truncated_at {
-        d.insert("truncatedAtBytes".into(), crate::js::json_number(cap));
-    }
+    crate::api::details_tail(&mut d, window, truncated_at);
     d
 }
 
