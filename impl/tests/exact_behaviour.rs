@@ -1,24 +1,13 @@
 //! The exact engine's documented behaviour, case by case.
 
-use bgtail::source::MemoryLog;
-use bgtail::{ExactEngine, Limits, ReadKind, Reply, Request, ResetReason, ShippedEngine, Tail};
+mod common;
+
+use common::{log_of, numbered, read};
+
+use bgtail::{ExactEngine, Limits, ReadKind, Request, ResetReason, ShippedEngine, Tail};
 
 fn tail() -> Tail<ExactEngine> {
     Tail::new(ExactEngine::default(), "job-1-1", "/job.log")
-}
-
-fn numbered(from: usize, to: usize) -> String {
-    (from..=to).map(|i| format!("line-{i}\n")).collect()
-}
-
-fn log_of(text: &str) -> MemoryLog {
-    let mut log = MemoryLog::new();
-    log.append(text.as_bytes());
-    log
-}
-
-fn read(t: &mut Tail<ExactEngine>, log: &MemoryLog, req: Request) -> Reply {
-    t.read(&log.source(), &req).unwrap()
 }
 
 fn running(n: u64) -> Request {

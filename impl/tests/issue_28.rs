@@ -4,13 +4,13 @@
 //! line was delivered when it stands alone on a line of the reply), never from the engine's
 //! own bookkeeping.
 
+mod common;
+
+use common::numbered;
+
 use bgtail::source::MemoryLog;
 use bgtail::{Engine, ExactEngine, Limits, Request, ShippedEngine, Tail};
 use std::collections::BTreeMap;
-
-fn numbered(from: usize, to: usize) -> String {
-    (from..=to).map(|i| format!("line-{i}\n")).collect()
-}
 
 /// The line numbers (1-based) of `lines` that stand alone on a line of `text`.
 fn delivered(text: &str, lines: &[String]) -> Vec<usize> {

@@ -4,8 +4,12 @@
 //! (slash-command toasts), §7.7 (resolving an id through the session record — our engines
 //! receive the resolved path), §7.26 (native-job artifacts).
 
+mod common;
+
+use common::{log_of, numbered, read};
+
 use bgtail::source::MemoryLog;
-use bgtail::{Limits, ReadKind, Reply, Request, ResetReason, ShippedEngine, Tail};
+use bgtail::{Limits, ReadKind, Request, ResetReason, ShippedEngine, Tail};
 
 fn tail() -> Tail<ShippedEngine> {
     Tail::new(
@@ -13,20 +17,6 @@ fn tail() -> Tail<ShippedEngine> {
         "job-1790000000-42",
         "/jobs/job.log",
     )
-}
-
-fn log_of(text: &str) -> MemoryLog {
-    let mut log = MemoryLog::new();
-    log.append(text.as_bytes());
-    log
-}
-
-fn numbered(from: usize, to: usize) -> String {
-    (from..=to).map(|i| format!("line-{i}\n")).collect()
-}
-
-fn read(t: &mut Tail<ShippedEngine>, log: &MemoryLog, req: Request) -> Reply {
-    t.read(&log.source(), &req).unwrap()
 }
 
 #[test]

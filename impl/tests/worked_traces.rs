@@ -3,6 +3,10 @@
 //! Each step records the request, the reply's kind, its exact text, upstream's `details`, and
 //! which view lines the text carries. YAML, so that any change of a byte shows as a diff.
 
+mod common;
+
+use common::numbered;
+
 use bgtail::source::MemoryLog;
 use bgtail::{Engine, ExactEngine, Request, ShippedEngine, Tail};
 use serde_json::{json, Value};
@@ -10,10 +14,6 @@ use serde_json::{json, Value};
 enum Step {
     Append(String),
     Read(Request),
-}
-
-fn numbered(from: usize, to: usize) -> String {
-    (from..=to).map(|i| format!("line-{i}\n")).collect()
 }
 
 fn run<E: Engine>(engine: E, start: &str, steps: &[Step]) -> Vec<Value> {

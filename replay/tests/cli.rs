@@ -1,5 +1,9 @@
 //! The `bgtail` command line end to end, bad input included.
 
+mod common;
+
+use common::repo;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -14,10 +18,6 @@ fn bgtail(args: &[&str]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 fn write(dir: &Path, name: &str, body: &[u8]) -> PathBuf {

@@ -2,12 +2,11 @@
 //! that crash, hang, write garbage, answer twice or answer the wrong request (scripts in
 //! tests/engines/), and against the in-crate engines served over the protocol.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::repo;
+
+use std::process::{Command, Output};
 
 /// `bgtail replay --quiet` with a 2-second timeout for the engine that hangs (so that the test
 /// is quick) and the default 10 for every other (so that a loaded machine does not fail it).

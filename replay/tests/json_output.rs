@@ -3,13 +3,12 @@
 //! reply, both engines) and of `replay --json` (both engines over #28's traces, anomalies
 //! included) validates against them.
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::repo;
+
+use serde_json::Value;
+use std::process::Command;
 
 /// The page's schemas by title.
 fn schema(title: &str) -> jsonschema::Validator {

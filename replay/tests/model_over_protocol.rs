@@ -7,12 +7,11 @@
 //!   --break KIND`) is caught by `replay` alone over the corpus and by `check`, with the right
 //!   anomaly named.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::repo;
+
+use std::process::Command;
 
 fn bgtail(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))

@@ -9,6 +9,10 @@
 //! Needs node 20 and `npm ci` in `adapters/pi-bgrun` (`.ci/run` does both); without them the
 //! test fails and says so, it never skips. The large run is `--ignored` (see README).
 
+mod common;
+
+use common::repo;
+
 use bgtail::generate::{trace, Profile};
 use bgtail::replay::replay;
 use bgtail::trace::{Event, Expected, Read, Trace};
@@ -16,10 +20,6 @@ use bgtail::ShippedEngine;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn checkout() -> PathBuf {
     repo().join("../shared/upstream/pi-bgrun-0.7.1")
