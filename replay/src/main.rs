@@ -34,9 +34,10 @@ pub enum EngineArg {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The main job: the model checks at the CI bound, then every trace under traces/ through
-    /// both engines, ending with one comparison table. Exit 0 only when the exact engine keeps
-    /// its contract and the shipped engine reproduces every recorded reply.
+    /// The main job: the model checks at the CI bounds and the inductive check at 3 lines,
+    /// then every trace under traces/ through both engines, ending with one comparison table.
+    /// Exit 0 only when the exact engine keeps its contract and the shipped engine reproduces
+    /// every recorded reply.
     Verify(verify::Args),
     /// Model-check the engines with stateright.
     Check(check::Args),
