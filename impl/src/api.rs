@@ -53,7 +53,7 @@ pub struct Request {
 }
 
 /// Writes a number as JavaScript prints it: `40`, not `40.0`.
-pub fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match n {
         Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
             s.serialize_i64(*v as i64)
@@ -283,7 +283,7 @@ pub trait Engine {
 
 /// Upstream's `lines` normalisation: `max(1, floor(lines))`, 40 when absent. NaN stays NaN
 /// (JavaScript's `Math.max(1, NaN)`), +Infinity stays infinite.
-pub fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
+pub(crate) fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
     match lines {
         None => limits.default_lines as f64,
         Some(n) if n.is_nan() => f64::NAN,
@@ -293,7 +293,7 @@ pub fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
 
 /// The note upstream appends when the log was capped at `cap` bytes (the exit marker's
 /// ` truncated=` label, a JavaScript number: see [`crate::view::View::truncated_at`]).
-pub fn cap_note(cap: f64) -> String {
+pub(crate) fn cap_note(cap: f64) -> String {
     format!(
         "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
         crate::js::format_bytes(cap)
@@ -302,7 +302,7 @@ pub fn cap_note(cap: f64) -> String {
 
 /// Upstream's `clampReadWindow`: the default for anything not a positive finite number, else
 /// `min(floor(bytes), view_max)` (so a value in (0, 1) gives an empty view).
-pub fn clamp_window(bytes: Option<f64>, limits: &Limits) -> u64 {
+pub(crate) fn clamp_window(bytes: Option<f64>, limits: &Limits) -> u64 {
     match bytes {
         Some(b) if b.is_finite() && b > 0.0 => {
             let floored = b.floor();
@@ -317,7 +317,7 @@ pub fn clamp_window(bytes: Option<f64>, limits: &Limits) -> u64 {
 }
 
 /// Upstream's id checks, in its order: required, then valid.
-pub fn check_id(id: &str) -> Result<(), Rejected> {
+pub(crate) fn check_id(id: &str) -> Result<(), Rejected> {
     if id.is_empty() {
         return Err(Rejected("bgtail: id is required".into()));
     }
@@ -357,7 +357,7 @@ pub(crate) fn details_tail(d: &mut Map<String, Value>, window: u64, truncated_at
 }
 
 /// Upstream's error result for a log that cannot be read (reference §6.5).
-pub fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
+pub(crate) fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
     let not_found = matches!(error, SourceError::NotFound);
     let text = if not_found {
         format!(
@@ -391,7 +391,7 @@ pub fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
 /// The state line of a running job (0.8.0). Upstream pins only the pattern
 /// `⏳ still running — [\d.]+s elapsed, no exit code yet` and two phrases; the sentence that
 /// joins them is **not known** and is our reconstruction.
-pub fn running_state_line(elapsed_secs: Option<f64>) -> String {
+pub(crate) fn running_state_line(elapsed_secs: Option<f64>) -> String {
     let secs = elapsed_secs
         .filter(|s| s.is_finite() && *s >= 0.0)
         .unwrap_or(0.0);
@@ -402,7 +402,7 @@ pub fn running_state_line(elapsed_secs: Option<f64>) -> String {
 
 /// The reply to a gated read (0.8.0): the state line and nothing of the log. The `details`
 /// beyond `running: true` are not known; we give the id and path.
-pub fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
+pub(crate) fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
     let mut details = Map::new();
     details.insert("id".into(), job.id.into());
     details.insert("logPath".into(), job.path.into());

@@ -2,7 +2,7 @@
 //!
 //! Both engines build *emissions* the same way (reference §5 steps 1–3a); they differ only in
 //! which emissions the budget keeps: upstream walks oldest-first and stops at the first that
-//! does not fit ([`condense_oldest_first`]), the exact engine walks newest-first
+//! does not fit (`condense_oldest_first`), the exact engine walks newest-first
 //! (`exact::render`). An emission is the unit of output and of coverage: a folded run is one
 //! emission standing for all of its source lines.
 
@@ -71,7 +71,7 @@ impl Style {
 }
 
 /// A line with its escape sequences removed, and how many were.
-pub fn strip_ansi(line: &str, flavor: AnsiFlavor) -> (String, usize) {
+pub(crate) fn strip_ansi(line: &str, flavor: AnsiFlavor) -> (String, usize) {
     if !line.contains(['\u{1b}', '\u{9b}']) {
         return (line.to_owned(), 0);
     }
@@ -116,7 +116,11 @@ pub struct Emissions {
 }
 
 /// Builds the emissions of `lines` (reference §5 steps 1–3a), in input order.
-pub fn build_emissions<S: AsRef<str>>(lines: &[S], limits: &Limits, style: Style) -> Emissions {
+pub(crate) fn build_emissions<S: AsRef<str>>(
+    lines: &[S],
+    limits: &Limits,
+    style: Style,
+) -> Emissions {
     let mut out = Emissions::default();
     let mut cleaned: Vec<String> = Vec::with_capacity(lines.len());
     let mut sequences: Vec<usize> = Vec::with_capacity(lines.len());
@@ -213,7 +217,7 @@ pub struct OldestFirst {
 }
 
 /// Upstream's `condenseLogLines` (reference §5): keeps the **oldest** emissions that fit.
-pub fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> OldestFirst {
+pub(crate) fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> OldestFirst {
     let emissions = build_emissions(lines, limits, Style::Upstream);
     let mut total = 0usize;
     let mut kept: Vec<&str> = Vec::new();
@@ -258,7 +262,12 @@ pub fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> Old
 }
 
 /// The notes both engines share, in upstream's order: escapes, folds, capped lines.
-pub fn common_notes(ansi: usize, folds: usize, capped: usize, limits: &Limits) -> Vec<String> {
+pub(crate) fn common_notes(
+    ansi: usize,
+    folds: usize,
+    capped: usize,
+    limits: &Limits,
+) -> Vec<String> {
     let mut notes = Vec::new();
     if ansi > 0 {
         notes.push(format!(

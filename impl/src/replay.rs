@@ -99,7 +99,7 @@ pub struct Replay {
 /// Whether a reply equals upstream's recorded one: the same text, the same `details` with
 /// the same key order, and error or not. `details: None` is a refusal (upstream throws: an
 /// error with a message and no details).
-pub fn matches_expected(
+pub(crate) fn matches_expected(
     expect: &crate::trace::Expected,
     text: &str,
     details: Option<&serde_json::Map<String, Value>>,

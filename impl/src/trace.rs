@@ -168,7 +168,7 @@ impl<'de> Deserialize<'de> for JsNumber {
 
 /// Deserializes a field that is present as a [`JsNumber`], `null` included; an absent field
 /// takes the field's default (`None`). Use with `#[serde(default, deserialize_with = …)]`.
-pub fn present_js_number<'de, D: serde::Deserializer<'de>>(
+pub(crate) fn present_js_number<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<JsNumber>, D::Error> {
     JsNumber::deserialize(d).map(Some)
@@ -465,13 +465,13 @@ impl Read {
 }
 
 /// Standard base64 with padding.
-pub fn base64_encode(bytes: &[u8]) -> String {
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 /// Decodes standard base64.
-pub fn base64_decode(text: &str) -> Result<Vec<u8>, Base64Error> {
+pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, Base64Error> {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD
         .decode(text)

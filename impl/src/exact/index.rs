@@ -154,7 +154,7 @@ impl LineIndex {
 
 /// Content lines and `\n` bytes in `buf`, which starts at a line start and is cut into lines
 /// at every `\n`; bytes after the last `\n` are not a line yet and are not counted.
-pub fn count_lines(buf: &[u8]) -> (i64, i64) {
+pub(crate) fn count_lines(buf: &[u8]) -> (i64, i64) {
     let mut content = 0;
     let mut newlines = 0;
     let mut start = 0;
