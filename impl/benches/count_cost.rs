@@ -14,8 +14,8 @@ fn main() {
         Ok("lazy") | Err(_) => false,
         Ok(other) => panic!("BGTAIL_COUNT_MODE: lazy or whole, not {other}"),
     };
-    // Without a log named, one of 256 KiB is written first (outside callgrind, the script
-    // writes the logs itself so that only the read is counted).
+    // Without a log named (as under `cargo bench`) it writes a 256 KiB one itself; the script
+    // names logs it wrote beforehand, so that callgrind counts the read and not the writing.
     let dir = tempfile::tempdir().unwrap();
     let path = path.unwrap_or_else(|| {
         let path = dir.path().join("job-1-1.log");

@@ -327,7 +327,6 @@ fn exact_read(log: &FileLog, job: Job<'_>, request: &Request, whole: bool) -> bg
     let limits = {
         let mut limits = bgtail::Limits::default();
         limits.count_whole_view = whole;
-        limits.count_views_up_to = 0;
         limits
     };
     ExactEngine::new(limits)
