@@ -374,18 +374,9 @@ pub(crate) fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
     details.insert("id".into(), job.id.into());
     details.insert("logPath".into(), job.path.into());
     details.insert("notFound".into(), not_found.into());
-    Reply {
-        text,
-        body: 0..0,
-        is_error: true,
-        kind: ReadKind::Error,
-        reset: None,
-        shown: Vec::new(),
-        counts: Counts::default(),
-        notes: Vec::new(),
-        details,
-        bytes_read: 0,
-    }
+    let mut reply = Reply::new(text, ReadKind::Error);
+    reply.details = details;
+    reply
 }
 
 /// The state line of a running job (0.8.0). Upstream pins only the pattern
@@ -407,18 +398,9 @@ pub(crate) fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
     details.insert("id".into(), job.id.into());
     details.insert("logPath".into(), job.path.into());
     details.insert("running".into(), true.into());
-    Reply {
-        text: running_state_line(request.elapsed_secs),
-        body: 0..0,
-        is_error: false,
-        kind: ReadKind::Gated,
-        reset: None,
-        shown: Vec::new(),
-        counts: Counts::default(),
-        notes: Vec::new(),
-        details,
-        bytes_read: 0,
-    }
+    let mut reply = Reply::new(running_state_line(request.elapsed_secs), ReadKind::Gated);
+    reply.details = details;
+    reply
 }
 
 #[cfg(test)]
