@@ -78,6 +78,63 @@ pub enum Action {
     Finish,
 }
 
+/// How many reads a path of the model may make.
+///
+/// With [`ReadBound::Any`] the state keeps no read counter: everything a read changes (the
+/// bookmarks, what the judge knows was delivered, the last reply's flags) is bounded by the
+/// log, which is bounded by `max_lines` and `max_resets`, so the reachable space is finite and
+/// a check of it covers read sequences of **every** length — a read that changes nothing
+/// leads back to a state already visited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReadBound {
+    /// Any number of reads.
+    Any,
+    /// At most this many: the state counts them (random sequences need a horizon; an
+    /// outside engine's process is slow enough that a few reads is what a check affords).
+    AtMost(u8),
+}
+
+impl ReadBound {
+    /// Whether a state that made `reads` reads may make another.
+    pub fn allows_another(self, reads: u8) -> bool {
+        match self {
+            ReadBound::Any => true,
+            ReadBound::AtMost(max) => reads < max,
+        }
+    }
+
+    /// Whether `reads` is inside the bound.
+    pub fn contains(self, reads: u8) -> bool {
+        match self {
+            ReadBound::Any => true,
+            ReadBound::AtMost(max) => reads <= max,
+        }
+    }
+}
+
+impl std::fmt::Display for ReadBound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadBound::Any => f.write_str("any"),
+            ReadBound::AtMost(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl std::str::FromStr for ReadBound {
+    type Err = String;
+
+    /// `any`, or a number of reads from 0 to 255.
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "any" {
+            return Ok(ReadBound::Any);
+        }
+        s.parse()
+            .map(ReadBound::AtMost)
+            .map_err(|_| format!("{s:?} is neither `any` nor a number of reads from 0 to 255"))
+    }
+}
+
 /// Which engine the model drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EngineChoice {
@@ -92,8 +149,8 @@ pub struct ModelConfig {
     pub limits: Limits,
     /// At most this many lines (complete or partial) in the log.
     pub max_lines: u8,
-    /// At most this many reads (condensed and raw).
-    pub max_reads: u8,
+    /// How many reads (condensed and raw) a path may make.
+    pub max_reads: ReadBound,
     /// At most this many truncations and rewrites together.
     pub max_resets: u8,
     /// The `lines` of condensed reads.
@@ -131,12 +188,12 @@ impl ModelConfig {
     }
 
     /// The configuration CI checks the exact engine on: every action family, content lines
-    /// of three kinds, up to 4 lines, 3 reads and 1 reset.
+    /// of three kinds, up to 4 lines and 1 reset, any number of reads.
     pub fn ci() -> Self {
         ModelConfig {
             limits: Self::tiny_limits(),
             max_lines: 4,
-            max_reads: 3,
+            max_reads: ReadBound::Any,
             max_resets: 1,
             read_lines: vec![1, 2, 4],
             raw_lines: vec![1],
@@ -149,8 +206,8 @@ impl ModelConfig {
         }
     }
 
-    /// The second CI configuration: blank and wrapper lines among content lines, up to 3 lines,
-    /// 3 reads and 1 reset.
+    /// The second CI configuration: blank and wrapper lines among content lines, up to 3 lines
+    /// and 1 reset, any number of reads.
     pub fn ci_non_content() -> Self {
         ModelConfig {
             max_lines: 3,
@@ -170,7 +227,7 @@ impl ModelConfig {
         ModelConfig {
             limits: Self::tiny_limits(),
             max_lines: 4,
-            max_reads: 3,
+            max_reads: ReadBound::AtMost(3),
             max_resets: 0,
             read_lines: vec![1, 3],
             raw_lines: vec![],
@@ -199,7 +256,7 @@ impl ModelConfig {
         ModelConfig {
             limits: Self::tiny_limits(),
             max_lines: 4,
-            max_reads: 2,
+            max_reads: ReadBound::AtMost(2),
             max_resets: 0,
             read_lines: vec![4],
             raw_lines: vec![],
@@ -218,7 +275,7 @@ impl ModelConfig {
         ModelConfig {
             limits: Limits::default(),
             max_lines: 60,
-            max_reads: 80,
+            max_reads: ReadBound::AtMost(80),
             max_resets: 4,
             read_lines: vec![1, 2, 3, 5, 10, 40, 144],
             raw_lines: vec![2, 40],
@@ -261,18 +318,19 @@ impl ModelConfig {
     }
 
     /// The inductive check's model: CI's families and kinds, logs of up to `max_lines`
-    /// lines, and every action enabled in every state (one read and one reset allowed, as
-    /// the counters start at zero in every state the check enumerates).
+    /// lines, and every action enabled in every state (reads are not counted, and one reset
+    /// is allowed, as the reset counter starts at zero in every state the check enumerates).
     pub fn induction(max_lines: u8) -> Self {
         ModelConfig {
             max_lines,
-            max_reads: 1,
+            max_reads: ReadBound::Any,
             max_resets: 1,
             ..Self::ci()
         }
     }
 
-    /// A deeper bound for the command line: CI's families and kinds, up to 5 lines.
+    /// A deeper bound for the command line: CI's families and kinds, up to 5 lines, any
+    /// number of reads.
     pub fn deep() -> Self {
         ModelConfig {
             max_lines: 5,
@@ -293,6 +351,7 @@ pub struct TailState<S> {
     pub running: bool,
     /// The `bytes` the agent passes.
     pub view: Option<u16>,
+    /// Reads made so far; always 0 under [`ReadBound::Any`], where nothing counts them.
     pub reads: u8,
     pub resets: u8,
     /// The engine's bookmarks.
@@ -451,7 +510,7 @@ where
         if state.partial {
             actions.push(Action::CompletePartial);
         }
-        if state.reads < c.max_reads {
+        if c.max_reads.allows_another(state.reads) {
             actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
             actions.extend(c.raw_lines.iter().map(|&n| Action::RawRead(n)));
         }
@@ -517,7 +576,7 @@ where
     fn within_boundary(&self, s: &Self::State) -> bool {
         let c = &self.config;
         s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
-            && s.reads <= c.max_reads
+            && c.max_reads.contains(s.reads)
             && s.resets <= c.max_resets
     }
 }
@@ -531,7 +590,9 @@ impl<E: Engine> TailModel<E> {
         lines: u8,
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
-        s.reads += 1;
+        if self.config.max_reads != ReadBound::Any {
+            s.reads += 1;
+        }
         let limits = &self.config.limits;
         let rendered = s.render(limits);
         let log = SliceLog {

@@ -2,14 +2,14 @@
 
 use bgtail::source::MemoryLog;
 use bgtail::trace::Event;
-use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
+use bgtail_model::{Action::*, LineKind::*, ModelConfig, ReadBound, TailModel};
 use stateright::Model;
 
 #[test]
 fn an_exported_path_replays_the_same_bytes_at_every_read() {
     let model = TailModel::exact(ModelConfig {
         max_lines: 8,
-        max_reads: 10,
+        max_reads: ReadBound::Any,
         max_resets: 2,
         ..ModelConfig::ci()
     });

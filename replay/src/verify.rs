@@ -1,7 +1,7 @@
 //! `bgtail verify`: the model checks at the CI bounds and by induction, then the whole trace
 //! corpus, both engines.
 
-use crate::check::{check_model, Bound};
+use crate::check::{bound_name, check_model, Bound};
 use crate::replay_cmd::{
     load, parse_replay_engine, passes, replay_trace, table_header, table_row, trace_files,
     ReplayEngine,
@@ -9,7 +9,7 @@ use crate::replay_cmd::{
 use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::Tally;
-use bgtail_model::TailModel;
+use bgtail_model::{ReadBound, TailModel};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -78,7 +78,7 @@ fn model_checks(threads: usize) -> bool {
     let mut ok = true;
     for bound in [Bound::Ci, Bound::CiNonContent] {
         let (summary, _) = check_model(TailModel::exact(bound.config()), threads, true);
-        summary.print(&format!("{bound:?}").to_lowercase());
+        summary.print(&bound_name(bound, &bound.config()));
         ok &= summary.failures().is_empty();
     }
     // The shipped engine must still show both symptoms of #28: if it stops failing, the
@@ -88,7 +88,7 @@ fn model_checks(threads: usize) -> bool {
         (Bound::Cap, "nothing lost"),
     ] {
         let (summary, _) = check_model(TailModel::shipped(bound.config()), threads, false);
-        summary.print(&format!("{bound:?}").to_lowercase());
+        summary.print(&bound_name(bound, &bound.config()));
         let found = summary
             .verdicts
             .iter()
@@ -197,7 +197,7 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
                 timeout: args.timeout,
                 bound,
                 max_lines: reduced.map(|r| r.0),
-                max_reads: reduced.map(|r| r.1),
+                max_reads: reduced.map(|r| ReadBound::AtMost(r.1)),
                 threads: 1,
                 export: None,
                 induction: false,

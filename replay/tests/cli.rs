@@ -353,6 +353,36 @@ fn check_reports_each_property_and_exports_counterexamples() {
 }
 
 #[test]
+fn check_counts_reads_or_takes_any_number_of_them() {
+    // Unbounded, the gap world's space is closed under reads: every read sequence over logs
+    // of up to 4 short lines, and still #28's repeat in the shipped engine.
+    let out = bgtail(&["check", "--bound", "gap", "--max-reads", "any"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    assert!(
+        s.contains("exact engine, bound gap (4 lines, any reads, 0 resets)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("repeats bounded") && s.contains("BROKEN in"),
+        "{s}"
+    );
+    let out = bgtail(&["check", "--bound", "gap", "--max-reads", "2"]);
+    assert!(
+        text(&out.stdout).contains("bound gap (4 lines, 2 reads, 0 resets)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = bgtail(&["check", "--max-reads", "lots"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("\"lots\" is neither `any` nor a number of reads from 0 to 255"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn check_induction_proves_the_exact_engine_and_shows_where_the_shipped_one_fails() {
     let out = bgtail(&["check", "--induction", "--max-lines", "2"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
