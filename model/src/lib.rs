@@ -17,7 +17,7 @@ pub mod induction;
 use bgtail::judge::{Flags, Judge, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::trace::{self, Event, Trace, Write};
-use bgtail::{Engine, ExactEngine, Job, Limits, Request, ShippedEngine};
+use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Request, ShippedEngine};
 use stateright::{Model, Property};
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -78,60 +78,70 @@ pub enum Action {
     Finish,
 }
 
-/// How many reads a path of the model may make.
+/// How many times a path of the model may read, or reset the log.
 ///
-/// With [`ReadBound::Any`] the state keeps no read counter: everything a read changes (the
-/// bookmarks, what the judge knows was delivered, the last reply's flags) is bounded by the
-/// log, which is bounded by `max_lines` and `max_resets`, so the reachable space is finite and
-/// a check of it covers read sequences of **every** length — a read that changes nothing
-/// leads back to a state already visited.
+/// With [`Times::Any`] the state keeps no counter for it. A read changes only the bookmarks,
+/// what the judge knows was delivered and the last reply's flags; a reset changes only the
+/// log. Each is bounded by the log, which `max_lines` bounds — once the engine's state is
+/// taken up to what no reply tells apart ([`TailModel::quotient`]: the exact engine numbers
+/// its generations) — so the reachable space stays finite, and a check of it covers
+/// sequences of **every** length: a step that changes nothing leads back to a state already
+/// visited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReadBound {
-    /// Any number of reads.
+pub enum Times {
+    /// Any number of times.
     Any,
     /// At most this many: the state counts them (random sequences need a horizon; an
-    /// outside engine's process is slow enough that a few reads is what a check affords).
+    /// engine in another process is slow enough that a few reads is what a check affords).
     AtMost(u8),
 }
 
-impl ReadBound {
-    /// Whether a state that made `reads` reads may make another.
-    pub fn allows_another(self, reads: u8) -> bool {
+impl Times {
+    /// Whether a path that did it `done` times may do it again.
+    pub fn allows_another(self, done: u8) -> bool {
         match self {
-            ReadBound::Any => true,
-            ReadBound::AtMost(max) => reads < max,
+            Times::Any => true,
+            Times::AtMost(max) => done < max,
         }
     }
 
-    /// Whether `reads` is inside the bound.
-    pub fn contains(self, reads: u8) -> bool {
+    /// Whether `done` is inside the bound.
+    pub fn contains(self, done: u8) -> bool {
         match self {
-            ReadBound::Any => true,
-            ReadBound::AtMost(max) => reads <= max,
+            Times::Any => true,
+            Times::AtMost(max) => done <= max,
+        }
+    }
+
+    /// Counts one more into `done`, where the bound counts: under [`Times::Any`] the counter
+    /// stays 0, so that states differing only in how they were reached are one.
+    pub fn count(self, done: &mut u8) {
+        if let Times::AtMost(_) = self {
+            *done = done.saturating_add(1);
         }
     }
 }
 
-impl std::fmt::Display for ReadBound {
+impl std::fmt::Display for Times {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ReadBound::Any => f.write_str("any"),
-            ReadBound::AtMost(n) => write!(f, "{n}"),
+            Times::Any => f.write_str("any"),
+            Times::AtMost(n) => write!(f, "{n}"),
         }
     }
 }
 
-impl std::str::FromStr for ReadBound {
+impl std::str::FromStr for Times {
     type Err = String;
 
-    /// `any`, or a number of reads from 0 to 255.
+    /// `any`, or a count from 0 to 255.
     fn from_str(s: &str) -> Result<Self, String> {
         if s == "any" {
-            return Ok(ReadBound::Any);
+            return Ok(Times::Any);
         }
         s.parse()
-            .map(ReadBound::AtMost)
-            .map_err(|_| format!("{s:?} is neither `any` nor a number of reads from 0 to 255"))
+            .map(Times::AtMost)
+            .map_err(|_| format!("{s:?} is neither `any` nor a count from 0 to 255"))
     }
 }
 
@@ -150,9 +160,9 @@ pub struct ModelConfig {
     /// At most this many lines (complete or partial) in the log.
     pub max_lines: u8,
     /// How many reads (condensed and raw) a path may make.
-    pub max_reads: ReadBound,
-    /// At most this many truncations and rewrites together.
-    pub max_resets: u8,
+    pub max_reads: Times,
+    /// How many truncations and rewrites together a path may make.
+    pub max_resets: Times,
     /// The `lines` of condensed reads.
     pub read_lines: Vec<u8>,
     /// The `lines` of raw reads (empty: no raw reads).
@@ -193,8 +203,8 @@ impl ModelConfig {
         ModelConfig {
             limits: Self::tiny_limits(),
             max_lines: 4,
-            max_reads: ReadBound::Any,
-            max_resets: 1,
+            max_reads: Times::Any,
+            max_resets: Times::AtMost(1),
             read_lines: vec![1, 2, 4],
             raw_lines: vec![1],
             views: vec![12],
@@ -227,8 +237,8 @@ impl ModelConfig {
         ModelConfig {
             limits: Self::tiny_limits(),
             max_lines: 4,
-            max_reads: ReadBound::AtMost(3),
-            max_resets: 0,
+            max_reads: Times::AtMost(3),
+            max_resets: Times::AtMost(0),
             read_lines: vec![1, 3],
             raw_lines: vec![],
             views: vec![],
@@ -256,8 +266,8 @@ impl ModelConfig {
         ModelConfig {
             limits: Self::tiny_limits(),
             max_lines: 4,
-            max_reads: ReadBound::AtMost(2),
-            max_resets: 0,
+            max_reads: Times::AtMost(2),
+            max_resets: Times::AtMost(0),
             read_lines: vec![4],
             raw_lines: vec![],
             views: vec![],
@@ -275,8 +285,8 @@ impl ModelConfig {
         ModelConfig {
             limits: Limits::default(),
             max_lines: 60,
-            max_reads: ReadBound::AtMost(80),
-            max_resets: 4,
+            max_reads: Times::AtMost(80),
+            max_resets: Times::AtMost(4),
             read_lines: vec![1, 2, 3, 5, 10, 40, 144],
             raw_lines: vec![2, 40],
             views: vec![300, 1200],
@@ -323,8 +333,20 @@ impl ModelConfig {
     pub fn induction(max_lines: u8) -> Self {
         ModelConfig {
             max_lines,
-            max_reads: ReadBound::Any,
-            max_resets: 1,
+            max_reads: Times::Any,
+            max_resets: Times::AtMost(1),
+            ..Self::ci()
+        }
+    }
+
+    /// Every sequence of any length over small logs: CI's families and kinds, logs of up to
+    /// 3 lines, any number of reads and of resets. With the engine's quotient the reachable
+    /// space is finite, so the check covers every path — a proof by reachability of what the
+    /// inductive check proves from its invariant.
+    pub fn any_length() -> Self {
+        ModelConfig {
+            max_lines: 3,
+            max_resets: Times::Any,
             ..Self::ci()
         }
     }
@@ -351,8 +373,9 @@ pub struct TailState<S> {
     pub running: bool,
     /// The `bytes` the agent passes.
     pub view: Option<u16>,
-    /// Reads made so far; always 0 under [`ReadBound::Any`], where nothing counts them.
+    /// Reads made so far; always 0 under [`Times::Any`], where nothing counts them.
     pub reads: u8,
+    /// Truncations and rewrites made so far; likewise.
     pub resets: u8,
     /// The engine's bookmarks.
     pub engine: S,
@@ -363,16 +386,25 @@ pub struct TailState<S> {
 }
 
 /// The model: an engine, and the bound.
-pub struct TailModel<E> {
+pub struct TailModel<E: Engine> {
     pub engine: E,
     pub config: ModelConfig,
+    /// Makes the engine's state after a read the one representative of the states no reply
+    /// tells apart, so that a count the engine keeps beyond what it reads (the exact engine
+    /// numbers its generations) does not make an unbounded number of resets an unbounded
+    /// space. Taken after every read when resets are not counted ([`Times::Any`]), and only
+    /// then. `None` where the engine's state is not known (an engine in another process):
+    /// resets must then be counted. Held to what it claims by
+    /// `model/tests/long_sequences.rs` (every reply of long random paths is the same with
+    /// and without it).
+    pub quotient: Option<fn(&mut E::State)>,
 }
 
 /// The most lines a model's log may hold: line texts are numbered by index, and a bound this
 /// size is already far past what a check can enumerate.
 pub const MAX_LINES: u8 = 64;
 
-impl<E> TailModel<E> {
+impl<E: Engine> TailModel<E> {
     /// The model over `engine`.
     ///
     /// # Panics
@@ -383,19 +415,44 @@ impl<E> TailModel<E> {
             "max_lines {} is over {MAX_LINES}",
             config.max_lines
         );
-        TailModel { engine, config }
+        TailModel {
+            engine,
+            config,
+            quotient: None,
+        }
     }
 }
 
 impl TailModel<ExactEngine> {
+    /// The model over the exact engine at `config`'s limits.
     pub fn exact(config: ModelConfig) -> Self {
-        TailModel::new(ExactEngine::new(config.limits.clone()), config)
+        TailModel {
+            quotient: Some(renumber_generations),
+            ..TailModel::new(ExactEngine::new(config.limits.clone()), config)
+        }
+    }
+}
+
+/// The exact engine's quotient: every bookmark's generation number made 1. The engine only
+/// carries the number forward (the next generation is the last one's plus one) and writes
+/// it into the reply's claims (`ShownLine::generation`); it appears in no text, no count and
+/// no check of the judge, which tells generations apart by the log itself. So states that
+/// differ only in it have the same replies forever after.
+pub fn renumber_generations(state: &mut ExactState) {
+    for (_, bookmark) in &mut state.bookmarks {
+        bookmark.generation = 1;
     }
 }
 
 impl TailModel<ShippedEngine> {
+    /// The model over the shipped engine at `config`'s limits. Its bookmark holds nothing
+    /// but what it read (line counts, sizes, the view's first line): its quotient is the
+    /// identity.
     pub fn shipped(config: ModelConfig) -> Self {
-        TailModel::new(ShippedEngine::new(config.limits.clone()), config)
+        TailModel {
+            quotient: Some(|_| {}),
+            ..TailModel::new(ShippedEngine::new(config.limits.clone()), config)
+        }
     }
 }
 
@@ -457,12 +514,8 @@ impl<S> TailState<S> {
             Action::Truncate => {
                 self.lines.truncate(self.lines.len() / 2);
                 self.partial = false;
-                self.resets += 1;
             }
-            Action::Rewrite => {
-                self.variant = !self.variant;
-                self.resets += 1;
-            }
+            Action::Rewrite => self.variant = !self.variant,
             Action::Finish => self.running = false,
             Action::Read(_) | Action::RawRead(_) => {}
         }
@@ -519,7 +572,7 @@ where
             actions.push(Action::SetView(next));
         }
         let has_bytes = !state.lines.is_empty() || state.partial;
-        if state.resets < c.max_resets && has_bytes {
+        if c.max_resets.allows_another(state.resets) && has_bytes {
             if c.truncate {
                 actions.push(Action::Truncate);
             }
@@ -542,7 +595,12 @@ where
             Action::RawRead(n) => {
                 self.read(&mut s, n, true);
             }
-            other => s.apply_to_log(&other),
+            other => {
+                if matches!(other, Action::Truncate | Action::Rewrite) {
+                    self.config.max_resets.count(&mut s.resets);
+                }
+                s.apply_to_log(&other);
+            }
         }
         Some(s)
     }
@@ -577,7 +635,7 @@ where
         let c = &self.config;
         s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
             && c.max_reads.contains(s.reads)
-            && s.resets <= c.max_resets
+            && c.max_resets.contains(s.resets)
     }
 }
 
@@ -590,9 +648,7 @@ impl<E: Engine> TailModel<E> {
         lines: u8,
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
-        if self.config.max_reads != ReadBound::Any {
-            s.reads += 1;
-        }
+        self.config.max_reads.count(&mut s.reads);
         let limits = &self.config.limits;
         let rendered = s.render(limits);
         let log = SliceLog {
@@ -615,6 +671,11 @@ impl<E: Engine> TailModel<E> {
         // The model's id is valid, so only an engine in another process that failed refuses
         // a read: nothing to judge, and the caller reports the failure when the check ends.
         let reply = self.engine.read(&mut s.engine, job, &log, &request).ok()?;
+        // Only where resets are not counted: a counted bound is finite as it is, and there the
+        // states stay the engine's own, comparable with an engine in another process.
+        if let (Times::Any, Some(quotient)) = (self.config.max_resets, self.quotient) {
+            quotient(&mut s.engine);
+        }
         let shown = reply.shown_ranges();
         let verdict = s.judge.judge(
             &self.rules(),

@@ -32,6 +32,21 @@ fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_a
     assert_eq!(checker.unique_state_count(), 176_048);
 }
 
+/// Every sequence of any length over logs of up to 3 lines — any number of reads and of
+/// truncations and rewrites — by reachability: the inductive check's claim at 3 lines, from
+/// no invariant, only the engine's quotient (`model/tests/long_sequences.rs` holds it to
+/// changing no reply).
+#[test]
+fn exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines() {
+    let checker = TailModel::exact(ModelConfig::any_length())
+        .checker()
+        .threads(2)
+        .spawn_dfs()
+        .join();
+    checker.assert_properties();
+    assert_eq!(checker.unique_state_count(), 1_474_554);
+}
+
 /// Literal paths to each path the guarantees are about, replayed through the real engine.
 #[test]
 fn exact_reaches_every_interesting_path_by_a_literal_action_list() {

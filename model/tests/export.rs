@@ -2,15 +2,15 @@
 
 use bgtail::source::MemoryLog;
 use bgtail::trace::Event;
-use bgtail_model::{Action::*, LineKind::*, ModelConfig, ReadBound, TailModel};
+use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel, Times};
 use stateright::Model;
 
 #[test]
 fn an_exported_path_replays_the_same_bytes_at_every_read() {
     let model = TailModel::exact(ModelConfig {
         max_lines: 8,
-        max_reads: ReadBound::Any,
-        max_resets: 2,
+        max_reads: Times::Any,
+        max_resets: Times::Any,
         ..ModelConfig::ci()
     });
     let path = vec![

@@ -8,7 +8,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use bgtail_model::induction::{self, Broke, Candidate, Conjunct, Inductive, Written};
-use bgtail_model::{ModelConfig, ReadBound, TailModel, TailState};
+use bgtail_model::{ModelConfig, TailModel, TailState, Times};
 use stateright::Model;
 use std::collections::{HashSet, VecDeque};
 
@@ -41,7 +41,7 @@ fn the_shipped_engine_fails_the_step() {
     // engine's counts too, as upstream's, which would hide the symptom this test is about).
     let config = ModelConfig {
         max_lines: 2,
-        max_reads: ReadBound::AtMost(1),
+        max_reads: Times::AtMost(1),
         ..ModelConfig::issue_28_cap()
     };
     let model = TailModel::shipped(config);
@@ -133,20 +133,21 @@ where
     seen_states.len()
 }
 
-/// Every state CI's two worlds reach at 3 lines, after any number of reads (their counts
-/// pinned): content lines of three kinds with partial lines, views, truncations and
-/// rewrites; blank and wrapper lines among them.
+/// Every state CI's two worlds reach at 3 lines, after any number of reads and resets
+/// (their counts pinned): content lines of three kinds with partial lines, views,
+/// truncations and rewrites; blank and wrapper lines among them.
 #[test]
 fn every_state_the_bounded_checks_reach_satisfies_the_invariant() {
     let counts = [ModelConfig::ci(), ModelConfig::ci_non_content()].map(|config| {
         let config = ModelConfig {
             max_lines: 3,
-            max_reads: ReadBound::Any,
+            max_reads: Times::Any,
+            max_resets: Times::Any,
             ..config
         };
         reached_states_satisfy_the_invariant(&TailModel::exact(config))
     });
     // A state here is the model's with the log as the last read saw it (what `Inv` relates
     // the bookmark to), so there are more of them than the checker's unique states.
-    assert_eq!(counts, [163_038, 185_860]);
+    assert_eq!(counts, [1_494_270, 2_281_828]);
 }

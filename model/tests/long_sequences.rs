@@ -2,7 +2,9 @@
 //! through the same model and the same judge, for both engines.
 
 use bgtail::Engine;
-use bgtail_model::{Action, LineKind, ModelConfig, TailModel, TailState};
+use bgtail_model::{
+    renumber_generations, Action, LineKind, ModelConfig, TailModel, TailState, Times,
+};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -55,6 +57,14 @@ fn config() -> ModelConfig {
     ModelConfig::long_random()
 }
 
+/// The same, with resets not counted: where the model takes the engine's quotient.
+fn any_resets() -> ModelConfig {
+    ModelConfig {
+        max_resets: Times::Any,
+        ..config()
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -67,6 +77,54 @@ proptest! {
                 "step {}: {:?}", step, v);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The exact engine's quotient (every generation number made 1 after a read), which
+    /// keeps a check with any number of resets finite, changes nothing a reply or the judge
+    /// shows: the same paths with and without it pass through the same states once the plain
+    /// run's generation numbers are renumbered, and every reply's text and anomalies are the
+    /// same.
+    #[test]
+    fn the_exact_quotient_changes_no_reply(actions in prop::collection::vec(action(), 1..200)) {
+        let quotiented = TailModel::exact(any_resets());
+        let plain = TailModel { quotient: None, ..TailModel::exact(any_resets()) };
+        let with = run(&quotiented, &actions);
+        let without = run(&plain, &actions);
+        prop_assert_eq!(with.len(), without.len());
+        for (step, (q, mut p)) in with.into_iter().zip(without).enumerate() {
+            renumber_generations(&mut p.engine);
+            prop_assert_eq!(q, p, "step {}", step);
+        }
+        let replies = |model: &TailModel<bgtail::ExactEngine>| {
+            model.explain(&actions).into_iter().map(|e| (e.text, format!("{:?}", e.anomalies))).collect::<Vec<_>>()
+        };
+        prop_assert_eq!(replies(&quotiented), replies(&plain));
+    }
+}
+
+/// The quotient is not vacuous: after a rewrite the plain engine is in its second
+/// generation, where the quotiented one says 1, and the replies are the same.
+#[test]
+fn the_exact_quotient_merges_generations() {
+    use Action::*;
+    let path = [Append(LineKind::Short), Read(1), Rewrite, Read(1)];
+    let quotiented = TailModel::exact(any_resets());
+    let plain = TailModel {
+        quotient: None,
+        ..TailModel::exact(any_resets())
+    };
+    let generation = |states: &[TailState<bgtail::ExactState>]| {
+        states.last().unwrap().engine.bookmarks[0].1.generation
+    };
+    assert_eq!(generation(&run(&plain, &path)), 2);
+    assert_eq!(generation(&run(&quotiented, &path)), 1);
+    let texts = |model: &TailModel<bgtail::ExactEngine>| -> Vec<_> {
+        model.explain(&path).into_iter().map(|e| e.text).collect()
+    };
+    assert_eq!(texts(&quotiented), texts(&plain));
 }
 
 /// The same sequences find both of #28's symptoms in the shipped engine (a fixed seed, so the

@@ -5,7 +5,7 @@ use crate::replay_cmd::{parse_replay_engine, ReplayEngine};
 use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::Engine;
-use bgtail_model::{induction, Action, ModelConfig, ReadBound, TailModel, TailState};
+use bgtail_model::{induction, Action, ModelConfig, TailModel, TailState, Times};
 use stateright::{Checker, Expectation, Model};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +20,9 @@ pub enum Bound {
     CiNonContent,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
+    /// Every sequence of any length: CI's families and kinds over logs of up to 3 lines,
+    /// any number of reads and resets.
+    AnyLength,
     /// Issue #28's gap world: short lines, reads of 1 and 3.
     Gap,
     /// Issue #28's cap world: short and long lines, reads of 1 and 2.
@@ -31,7 +34,10 @@ pub enum Bound {
 impl Bound {
     /// Whether the bound turns every action family on, so that every path must be reached.
     pub fn complete(self) -> bool {
-        matches!(self, Bound::Ci | Bound::CiNonContent | Bound::Deep)
+        matches!(
+            self,
+            Bound::Ci | Bound::CiNonContent | Bound::Deep | Bound::AnyLength
+        )
     }
 
     pub fn config(self) -> ModelConfig {
@@ -39,6 +45,7 @@ impl Bound {
             Bound::Ci => ModelConfig::ci(),
             Bound::CiNonContent => ModelConfig::ci_non_content(),
             Bound::Deep => ModelConfig::deep(),
+            Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),
             Bound::Cap => ModelConfig::issue_28_cap(),
             Bound::BudgetEdge => ModelConfig::budget_edge(),
@@ -52,7 +59,7 @@ pub struct Args {
     /// the engine-under-test protocol (docs/engine-protocol.md), run through the shell from
     /// the current directory. An outside engine is checked at its declared limits, on one
     /// thread, its states rebuilt by `snapshot`/`restore` or by replaying the path from a
-    /// `reset`.
+    /// `reset`, with reads and resets counted (3 and 1 where the bound takes any number).
     #[arg(long, default_value = "both", value_parser = parse_replay_engine)]
     pub engine: ReplayEngine,
     /// Seconds to await each reply of a `cmd:` engine.
@@ -67,7 +74,10 @@ pub struct Args {
     /// Override the bound's reads: `any` (reads are not counted: every read sequence, of
     /// every length, over the bound's logs), or at most this many.
     #[arg(long, value_name = "N|any")]
-    pub max_reads: Option<ReadBound>,
+    pub max_reads: Option<Times>,
+    /// Override the bound's truncations and rewrites together: `any`, or at most this many.
+    #[arg(long, value_name = "N|any")]
+    pub max_resets: Option<Times>,
     /// Checker threads.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -293,6 +303,9 @@ fn configured(args: &Args) -> ModelConfig {
     if let Some(n) = args.max_reads {
         config.max_reads = n;
     }
+    if let Some(n) = args.max_resets {
+        config.max_resets = n;
+    }
     config
 }
 
@@ -354,11 +367,41 @@ pub fn run_checks(args: &Args) -> anyhow::Result<(bool, Vec<Summary>)> {
 /// Checks an engine in another process at the bound scaled to its declared limits, on one
 /// thread (one process answers one read at a time). A harness error ends the check as an
 /// error, not as a verdict.
+/// Reads and resets a bound takes any number of are counted for an engine in another
+/// process, up to these: its state is a snapshot the model cannot take up to what no reply
+/// tells apart, or the path of reads that rebuilds it, which grows with every read.
+const OUTSIDE_READS: u8 = 3;
+const OUTSIDE_RESETS: u8 = 1;
+
+/// The bound for an engine in another process: its counters, where the bound has none.
+fn outside_config(args: &Args) -> anyhow::Result<ModelConfig> {
+    for (flag, times) in [
+        ("--max-reads", args.max_reads),
+        ("--max-resets", args.max_resets),
+    ] {
+        if times == Some(Times::Any) {
+            bail!(
+                "{flag} any needs an engine in this process: an engine in another process is \
+                 checked with reads and resets counted (its state may grow with every read)"
+            );
+        }
+    }
+    let mut config = configured(args);
+    if config.max_reads == Times::Any {
+        config.max_reads = Times::AtMost(OUTSIDE_READS);
+    }
+    if config.max_resets == Times::Any {
+        config.max_resets = Times::AtMost(OUTSIDE_RESETS);
+    }
+    Ok(config)
+}
+
 fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
+    let bounded = outside_config(args)?;
     let timeout = crate::replay_cmd::timeout(args.timeout)?;
     let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
-    let bound_limits = configured(args).limits;
-    let mut config = configured(args).for_limits(engine.limits().clone());
+    let bound_limits = bounded.limits.clone();
+    let mut config = bounded.for_limits(engine.limits().clone());
     let caps = engine.capabilities;
     // Every path is required only where the bound is the one it was made for: at another
     // engine's limits (64 coverage ranges, a budget four long lines wide) some are out of reach.

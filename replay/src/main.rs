@@ -34,8 +34,9 @@ pub enum EngineArg {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The main job: the model checks at the CI bounds and the inductive check at 3 lines,
-    /// then every trace under traces/ through both engines, ending with one comparison table.
+    /// The main job: the model checks at the CI bounds, every sequence of any length over
+    /// logs of up to 3 lines (by reachability and by induction), then every trace under
+    /// traces/ through both engines, ending with one comparison table.
     /// Exit 0 only when the exact engine keeps its contract and the shipped engine reproduces
     /// every recorded reply.
     Verify(verify::Args),

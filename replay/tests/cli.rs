@@ -373,13 +373,24 @@ fn check_counts_reads_or_takes_any_number_of_them() {
         "{}",
         text(&out.stdout)
     );
-    let out = bgtail(&["check", "--max-reads", "lots"]);
+    let out = bgtail(&["check", "--max-resets", "lots"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("\"lots\" is neither `any` nor a number of reads from 0 to 255"),
+        text(&out.stderr).contains("\"lots\" is neither `any` nor a count from 0 to 255"),
         "{}",
         text(&out.stderr)
     );
+    // An engine in another process may grow its state with every read: refused before it
+    // is started.
+    for flag in ["--max-reads", "--max-resets"] {
+        let out = bgtail(&["check", "--engine", "cmd:/no/such/engine", flag, "any"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+        assert!(
+            text(&out.stderr).contains(&format!("{flag} any needs an engine in this process")),
+            "{}",
+            text(&out.stderr)
+        );
+    }
 }
 
 #[test]
