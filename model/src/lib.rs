@@ -7,6 +7,10 @@
 //! place, and finish the job. Each read calls the engine from the `bgtail` crate on the
 //! rendered bytes: there is no second copy of the read logic here.
 //!
+//! The space is bounded by the log's length; reads and resets are counted only where a
+//! bound says how many ([`Times`]), so a bound that takes any number of them covers
+//! sequences of every length over its logs.
+//!
 //! The contract's guarantees (`shared/design/exact-engine.md`) are `always` properties; the
 //! paths they need to be meaningful are `sometimes` properties, so a model that never reaches
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
