@@ -364,9 +364,6 @@ pub fn run_checks(args: &Args) -> anyhow::Result<(bool, Vec<Summary>)> {
     Ok((exact_ok, summaries))
 }
 
-/// Checks an engine in another process at the bound scaled to its declared limits, on one
-/// thread (one process answers one read at a time). A harness error ends the check as an
-/// error, not as a verdict.
 /// Reads and resets a bound takes any number of are counted for an engine in another
 /// process, up to these: its state is a snapshot the model cannot take up to what no reply
 /// tells apart, or the path of reads that rebuilds it, which grows with every read.
@@ -396,6 +393,9 @@ fn outside_config(args: &Args) -> anyhow::Result<ModelConfig> {
     Ok(config)
 }
 
+/// Checks an engine in another process at the bound scaled to its declared limits, on one
+/// thread (one process answers one read at a time). A harness error ends the check as an
+/// error, not as a verdict.
 fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
     let bounded = outside_config(args)?;
     let timeout = crate::replay_cmd::timeout(args.timeout)?;
