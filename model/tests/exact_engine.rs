@@ -10,26 +10,26 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
 use stateright::{Checker, Model};
 
-#[test]
-fn exact_keeps_the_contract_up_to_4_lines_1_reset_and_any_number_of_reads() {
-    let checker = TailModel::exact(ModelConfig::ci())
+/// Checks the exact engine at `config`: every property holds, every path is reached, and the
+/// space has `unique` states.
+fn keeps_the_contract(config: ModelConfig, unique: usize) {
+    let checker = TailModel::exact(config)
         .checker()
         .threads(2)
         .spawn_dfs()
         .join();
     checker.assert_properties();
-    assert_eq!(checker.unique_state_count(), 2_126_557);
+    assert_eq!(checker.unique_state_count(), unique);
+}
+
+#[test]
+fn exact_keeps_the_contract_up_to_4_lines_1_reset_and_any_number_of_reads() {
+    keeps_the_contract(ModelConfig::ci(), 2_126_557);
 }
 
 #[test]
 fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_any_reads() {
-    let checker = TailModel::exact(ModelConfig::ci_non_content())
-        .checker()
-        .threads(2)
-        .spawn_dfs()
-        .join();
-    checker.assert_properties();
-    assert_eq!(checker.unique_state_count(), 176_048);
+    keeps_the_contract(ModelConfig::ci_non_content(), 176_048);
 }
 
 /// Every sequence of any length over logs of up to 3 lines — any number of reads and of
@@ -38,13 +38,7 @@ fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_a
 /// changing no reply).
 #[test]
 fn exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines() {
-    let checker = TailModel::exact(ModelConfig::any_length())
-        .checker()
-        .threads(2)
-        .spawn_dfs()
-        .join();
-    checker.assert_properties();
-    assert_eq!(checker.unique_state_count(), 1_474_554);
+    keeps_the_contract(ModelConfig::any_length(), 1_474_554);
 }
 
 /// Literal paths to each path the guarantees are about, replayed through the real engine.

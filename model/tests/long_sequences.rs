@@ -1,7 +1,7 @@
 //! Long random sequences, far beyond the checker's bound and with upstream's real limits,
 //! through the same model and the same judge, for both engines.
 
-use bgtail::Engine;
+use bgtail::{Engine, ExactEngine};
 use bgtail_model::{
     renumber_generations, Action, LineKind, ModelConfig, TailModel, TailState, Times,
 };
@@ -57,12 +57,27 @@ fn config() -> ModelConfig {
     ModelConfig::long_random()
 }
 
-/// The same, with resets not counted: where the model takes the engine's quotient.
-fn any_resets() -> ModelConfig {
-    ModelConfig {
+/// The exact engine's model with resets not counted, where it takes the engine's quotient,
+/// and the same model without the quotient.
+fn quotiented_and_plain() -> (TailModel<ExactEngine>, TailModel<ExactEngine>) {
+    let any_resets = || ModelConfig {
         max_resets: Times::Any,
         ..config()
-    }
+    };
+    let plain = TailModel {
+        quotient: None,
+        ..TailModel::exact(any_resets())
+    };
+    (TailModel::exact(any_resets()), plain)
+}
+
+/// Each reply's text and what the judge found in it, along `path`.
+fn replies(model: &TailModel<ExactEngine>, path: &[Action]) -> Vec<(Option<String>, String)> {
+    model
+        .explain(path)
+        .into_iter()
+        .map(|e| (e.text, format!("{:?}", e.anomalies)))
+        .collect()
 }
 
 proptest! {
@@ -89,8 +104,7 @@ proptest! {
     /// same.
     #[test]
     fn the_exact_quotient_changes_no_reply(actions in prop::collection::vec(action(), 1..200)) {
-        let quotiented = TailModel::exact(any_resets());
-        let plain = TailModel { quotient: None, ..TailModel::exact(any_resets()) };
+        let (quotiented, plain) = quotiented_and_plain();
         let with = run(&quotiented, &actions);
         let without = run(&plain, &actions);
         prop_assert_eq!(with.len(), without.len());
@@ -98,10 +112,7 @@ proptest! {
             renumber_generations(&mut p.engine);
             prop_assert_eq!(q, p, "step {}", step);
         }
-        let replies = |model: &TailModel<bgtail::ExactEngine>| {
-            model.explain(&actions).into_iter().map(|e| (e.text, format!("{:?}", e.anomalies))).collect::<Vec<_>>()
-        };
-        prop_assert_eq!(replies(&quotiented), replies(&plain));
+        prop_assert_eq!(replies(&quotiented, &actions), replies(&plain, &actions));
     }
 }
 
@@ -111,20 +122,13 @@ proptest! {
 fn the_exact_quotient_merges_generations() {
     use Action::*;
     let path = [Append(LineKind::Short), Read(1), Rewrite, Read(1)];
-    let quotiented = TailModel::exact(any_resets());
-    let plain = TailModel {
-        quotient: None,
-        ..TailModel::exact(any_resets())
-    };
+    let (quotiented, plain) = quotiented_and_plain();
     let generation = |states: &[TailState<bgtail::ExactState>]| {
         states.last().unwrap().engine.bookmarks[0].1.generation
     };
     assert_eq!(generation(&run(&plain, &path)), 2);
     assert_eq!(generation(&run(&quotiented, &path)), 1);
-    let texts = |model: &TailModel<bgtail::ExactEngine>| -> Vec<_> {
-        model.explain(&path).into_iter().map(|e| e.text).collect()
-    };
-    assert_eq!(texts(&quotiented), texts(&plain));
+    assert_eq!(replies(&quotiented, &path), replies(&plain, &path));
 }
 
 /// The same sequences find both of #28's symptoms in the shipped engine (a fixed seed, so the

@@ -1,5 +1,5 @@
-//! `bgtail verify`: the model checks at the CI bounds and by induction, then the whole trace
-//! corpus, both engines.
+//! `bgtail verify`: the model checks at the CI bounds, on every sequence of any length at 3
+//! lines (by reachability and by induction), then the whole trace corpus, both engines.
 
 use crate::check::{bound_name, check_model, Bound};
 use crate::replay_cmd::{
