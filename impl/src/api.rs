@@ -1,10 +1,10 @@
 //! The interface both engines share: a request in, a reply out, the bookmarks as a plain value.
 
+use crate::details::Details;
 use crate::js::{has_control_char, json_quote, utf16_len};
 use crate::limits::Limits;
 use crate::source::{LogSource, SourceError};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -207,7 +207,7 @@ pub struct Reply {
     /// Condenser and engine notes, as printed but without the parentheses.
     pub notes: Vec<String>,
     /// Upstream's `details` object, keys in upstream's order.
-    pub details: Map<String, Value>,
+    pub details: Details,
     /// How many bytes of the log this read read.
     pub bytes_read: u64,
 }
@@ -226,7 +226,7 @@ impl Reply {
             shown: Vec::new(),
             counts: Counts::default(),
             notes: Vec::new(),
-            details: Map::new(),
+            details: Details::new(),
             bytes_read: 0,
         }
     }
@@ -337,22 +337,22 @@ pub(crate) fn check_id(id: &str) -> Result<(), Rejected> {
 
 /// The keys every read's `details` starts with, in upstream's order (both engines): `id`,
 /// `linesShown`, `logPath`, `notFound` (false: the log was read), `condensed`.
-pub(crate) fn details_head(job: Job<'_>, lines_shown: u64, condensed: bool) -> Map<String, Value> {
-    let mut d = Map::with_capacity(14);
-    d.insert("id".into(), job.id.into());
-    d.insert("linesShown".into(), lines_shown.into());
-    d.insert("logPath".into(), job.path.into());
-    d.insert("notFound".into(), false.into());
-    d.insert("condensed".into(), condensed.into());
+pub(crate) fn details_head(job: Job<'_>, lines_shown: u64, condensed: bool) -> Details {
+    let mut d = Details::with_capacity(14);
+    d.insert("id", job.id);
+    d.insert("linesShown", lines_shown);
+    d.insert("logPath", job.path);
+    d.insert("notFound", false);
+    d.insert("condensed", condensed);
     d
 }
 
 /// The keys every read's `details` ends with: `windowBytes`, and `truncatedAtBytes` when the
 /// wrapper's exit marker says the log was truncated.
-pub(crate) fn details_tail(d: &mut Map<String, Value>, window: u64, truncated_at: Option<f64>) {
-    d.insert("windowBytes".into(), window.into());
+pub(crate) fn details_tail(d: &mut Details, window: u64, truncated_at: Option<f64>) {
+    d.insert("windowBytes", window);
     if let Some(cap) = truncated_at {
-        d.insert("truncatedAtBytes".into(), crate::js::json_number(cap));
+        d.insert("truncatedAtBytes", crate::js::json_number(cap));
     }
 }
 
@@ -370,10 +370,10 @@ pub(crate) fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
             job.id, job.path
         )
     };
-    let mut details = Map::new();
-    details.insert("id".into(), job.id.into());
-    details.insert("logPath".into(), job.path.into());
-    details.insert("notFound".into(), not_found.into());
+    let mut details = Details::with_capacity(3);
+    details.insert("id", job.id);
+    details.insert("logPath", job.path);
+    details.insert("notFound", not_found);
     let mut reply = Reply::new(text, ReadKind::Error);
     reply.details = details;
     reply
@@ -394,10 +394,10 @@ pub(crate) fn running_state_line(elapsed_secs: Option<f64>) -> String {
 /// The reply to a gated read (0.8.0): the state line and nothing of the log. The `details`
 /// beyond `running: true` are not known; we give the id and path.
 pub(crate) fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
-    let mut details = Map::new();
-    details.insert("id".into(), job.id.into());
-    details.insert("logPath".into(), job.path.into());
-    details.insert("running".into(), true.into());
+    let mut details = Details::with_capacity(3);
+    details.insert("id", job.id);
+    details.insert("logPath", job.path);
+    details.insert("running", true);
     let mut reply = Reply::new(running_state_line(request.elapsed_secs), ReadKind::Gated);
     reply.details = details;
     reply

@@ -27,6 +27,7 @@
 
 pub mod api;
 pub mod condense;
+pub mod details;
 pub mod exact;
 pub mod generate;
 pub(crate) mod js;
@@ -44,6 +45,7 @@ pub mod trace;
 pub mod view;
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
+pub use details::Details;
 pub use exact::{ExactEngine, ExactState, LineIndex};
 pub use limits::{Limits, LimitsError};
 pub use shipped::{ShippedEngine, ShippedState};

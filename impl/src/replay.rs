@@ -4,12 +4,12 @@
 //! another process (the CLI's `cmd:` engines) is audited by the same code.
 
 use crate::api::{Engine, Job, Reply};
+use crate::details::Details;
 use crate::js::utf16_len;
 use crate::source::MemoryLog;
 use crate::trace::{Event, Trace};
 use crate::view::View;
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::HashSet;
 
 /// One read of the replay.
@@ -102,13 +102,13 @@ pub struct Replay {
 pub(crate) fn matches_expected(
     expect: &crate::trace::Expected,
     text: &str,
-    details: Option<&serde_json::Map<String, Value>>,
+    details: Option<&Details>,
     is_error: bool,
 ) -> bool {
-    let as_json = |d: &serde_json::Map<String, Value>| serde_json::to_string(d).ok();
     let details_match = match (&expect.details, details) {
         (None, None) => true,
-        (Some(e), Some(d)) => as_json(e) == as_json(d),
+        // As JSON text: the same keys in the same order, each value the same.
+        (Some(e), Some(d)) => serde_json::to_string(e).ok() == serde_json::to_string(d).ok(),
         // A recording without details (older imports) is compared on its text alone.
         (None, Some(_)) => true,
         (Some(_), None) => false,
@@ -221,7 +221,7 @@ impl Audit {
     pub fn compare(
         &mut self,
         expect: &crate::trace::Expected,
-        reply: (&str, Option<&serde_json::Map<String, Value>>, bool),
+        reply: (&str, Option<&Details>, bool),
         record: &mut ReadRecord,
     ) {
         self.tally.recorded += 1;

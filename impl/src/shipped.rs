@@ -11,12 +11,12 @@ use crate::api::{
     ShownLine,
 };
 use crate::condense::condense_oldest_first;
+use crate::details::Details;
 use crate::js::{format_bytes, group_thousands, plural, Utf16Prefix};
 use crate::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
 use crate::view::View;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 /// One id's bookmark (§3).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -137,7 +137,7 @@ impl Engine for ShippedEngine {
                 running_state_line(request.elapsed_secs),
                 reply.text
             );
-            reply.details.insert("running".into(), true.into());
+            reply.details.insert("running", true);
         }
         Ok(reply)
     }
@@ -391,20 +391,17 @@ fn details(
     notes: &[String],
     window: u64,
     truncated_at: Option<f64>,
-) -> Map<String, Value> {
+) -> Details {
     let row = f.row;
     let mut details = crate::api::details_head(job, f.selected as u64, row != Row::Raw);
     if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
-        details.insert("newLines".into(), f.fresh.into());
-        details.insert("totalLines".into(), f.total.into());
+        details.insert("newLines", f.fresh);
+        details.insert("totalLines", f.total);
     }
     if row == Row::Widened {
-        details.insert("widened".into(), true.into());
+        details.insert("widened", true);
     } else if !notes.is_empty() {
-        details.insert(
-            "condenserNotes".into(),
-            Value::Array(notes.iter().cloned().map(Value::from).collect()),
-        );
+        details.insert("condenserNotes", notes.to_vec());
     }
     crate::api::details_tail(&mut details, window, truncated_at);
     details

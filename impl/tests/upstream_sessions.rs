@@ -90,7 +90,7 @@ fn replay_exact_chain(name: &str) -> (usize, usize) {
             .read(&mut state, Job { id, path }, &log.source(), &request)
             .unwrap();
         total += 1;
-        let details_match = serde_json::to_string(&Value::Object(reply.details.clone())).unwrap()
+        let details_match = serde_json::to_string(&reply.details).unwrap()
             == serde_json::to_string(&recorded.details).unwrap();
         if reply.text == recorded.text && details_match && !recorded.is_error {
             matched += 1;
@@ -103,7 +103,7 @@ fn replay_exact_chain(name: &str) -> (usize, usize) {
                 recorded.details,
                 reply.text.len(),
                 reply.text,
-                Value::Object(reply.details)
+                Value::Object(reply.details.into())
             );
         }
     }
@@ -158,7 +158,7 @@ fn red_tail_short_bgrun_3_capped_read_byte_for_byte() {
             .unwrap();
         assert_eq!(reply.text, recorded.text);
         assert_eq!(
-            serde_json::to_string(&Value::Object(reply.details)).unwrap(),
+            serde_json::to_string(&reply.details).unwrap(),
             serde_json::to_string(&recorded.details).unwrap()
         );
     }

@@ -234,7 +234,7 @@ fn as_reply(
         ReadKind::Delta
     };
     let mut reply = Reply::new(text, kind);
-    reply.details = details;
+    reply.details = details.into();
     reply.shown = shown
         .iter()
         .map(|&(offset, end)| ShownLine {

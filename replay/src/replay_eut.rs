@@ -210,7 +210,8 @@ fn read_once(
         }
     };
     let text = text.replace(&real, &trace.header.log_path);
-    let details = details.map(|d| as_traced(d, &real, &trace.header.log_path));
+    let details =
+        details.map(|d| bgtail::Details::from(as_traced(d, &real, &trace.header.log_path)));
     if let Some(expect) = &read.expect {
         audit.compare(expect, (&text, details.as_ref(), is_error), &mut record);
     }

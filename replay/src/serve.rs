@@ -207,7 +207,7 @@ fn answer_read<E: Engine>(engine: &E, state: &mut E::State, read: &ReadRequest) 
                     .collect(),
             ),
             text: reply.text,
-            details: reply.details,
+            details: reply.details.into(),
             is_error: reply.is_error,
         }),
         Err(rejected) => Reply::Error {

@@ -127,7 +127,7 @@ fn in_memory(traces: &[Trace]) -> (Vec<Mismatch>, u64) {
                 let got = match &rec.reply {
                     Some(reply) => as_compared(
                         &reply.text,
-                        Some(&Value::Object(reply.details.clone())),
+                        Some(&Value::Object(reply.details.to_map())),
                         reply.is_error,
                     ),
                     None => as_compared(&rec.text, None, true),

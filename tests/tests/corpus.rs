@@ -18,7 +18,7 @@ fn snapshot_of(r: &Replay) -> Value {
                 "kind": reply.map(|r| r.kind),
                 "reset": reply.and_then(|r| r.reset),
                 "text": read.text,
-                "details": reply.map(|r| Value::Object(r.details.clone())),
+                "details": reply.map(|r| Value::Object(r.details.to_map())),
                 "view_lines_shown": reply.map(|r| r.shown.iter().map(|s| s.view_line).collect::<Vec<_>>()),
                 "matches_recording": read.matches_recording,
                 "repeated": read.repeated,

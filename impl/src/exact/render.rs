@@ -4,9 +4,9 @@ use super::scan::Scan;
 use super::Coverage;
 use crate::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
 use crate::condense::{build_emissions, common_notes, Emission, Style};
+use crate::details::Details;
 use crate::js::{format_bytes, group_thousands, plural, utf16_len};
 use crate::limits::Limits;
-use serde_json::{Map, Value};
 
 /// Where a read starts from: the bookmark's memory, or a fresh one.
 pub(crate) struct Start {
@@ -656,20 +656,17 @@ fn details(
     counts: &Counts,
     notes: &[String],
     truncated_at: Option<f64>,
-) -> Map<String, Value> {
+) -> Details {
     let shown = counts.shown + u64::from(counts.partial_shown);
     let mut d = crate::api::details_head(job, shown, !request.raw);
-    d.insert("newLines".into(), counts.new_lines.into());
-    d.insert("earlierLines".into(), counts.earlier_shown.into());
-    d.insert("totalLines".into(), counts.total_lines.into());
-    d.insert("leftOut".into(), counts.left_out.into());
-    d.insert("unseenAbove".into(), counts.unseen_above.into());
-    d.insert("skippedAbove".into(), counts.skipped_above.into());
+    d.insert("newLines", counts.new_lines);
+    d.insert("earlierLines", counts.earlier_shown);
+    d.insert("totalLines", counts.total_lines);
+    d.insert("leftOut", counts.left_out);
+    d.insert("unseenAbove", counts.unseen_above);
+    d.insert("skippedAbove", counts.skipped_above);
     if !notes.is_empty() {
-        d.insert(
-            "notes".into(),
-            Value::Array(notes.iter().cloned().map(Value::from).collect()),
-        );
+        d.insert("notes", notes.to_vec());
     }
     crate::api::details_tail(&mut d, window, truncated_at);
     d
