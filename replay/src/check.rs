@@ -321,12 +321,20 @@ fn bound_slug(bound: Bound) -> String {
 /// The bound as a check prints it: its name and the counters that bound it.
 pub fn bound_name(bound: Bound, c: &ModelConfig) -> String {
     format!(
-        "{} ({} lines, {} reads, {} resets)",
+        "{} ({} lines, {}, {})",
         bound_slug(bound),
         c.max_lines,
-        c.max_reads,
-        c.max_resets
+        times(c.max_reads, "read"),
+        times(c.max_resets, "reset")
     )
+}
+
+/// `any reads`, `1 read`, `0 resets`: a counter as the bound's line says it.
+fn times(t: Times, noun: &str) -> String {
+    match t {
+        Times::AtMost(1) => format!("1 {noun}"),
+        t => format!("{t} {noun}s"),
+    }
 }
 
 /// Runs the checks; true when the exact engine (or the outside engine) kept every property.

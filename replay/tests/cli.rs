@@ -373,6 +373,20 @@ fn check_counts_reads_or_takes_any_number_of_them() {
         "{}",
         text(&out.stdout)
     );
+    let out = bgtail(&[
+        "check",
+        "--bound",
+        "gap",
+        "--max-reads",
+        "1",
+        "--max-resets",
+        "1",
+    ]);
+    assert!(
+        text(&out.stdout).contains("bound gap (4 lines, 1 read, 1 reset)"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = bgtail(&["check", "--max-resets", "lots"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
