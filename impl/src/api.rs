@@ -339,20 +339,20 @@ pub(crate) fn check_id(id: &str) -> Result<(), Rejected> {
 /// `linesShown`, `logPath`, `notFound` (false: the log was read), `condensed`.
 pub(crate) fn details_head(job: Job<'_>, lines_shown: u64, condensed: bool) -> Details {
     let mut d = Details::with_capacity(14);
-    d.insert("id", job.id);
-    d.insert("linesShown", lines_shown);
-    d.insert("logPath", job.path);
-    d.insert("notFound", false);
-    d.insert("condensed", condensed);
+    d.push_new("id", job.id);
+    d.push_new("linesShown", lines_shown);
+    d.push_new("logPath", job.path);
+    d.push_new("notFound", false);
+    d.push_new("condensed", condensed);
     d
 }
 
 /// The keys every read's `details` ends with: `windowBytes`, and `truncatedAtBytes` when the
 /// wrapper's exit marker says the log was truncated.
 pub(crate) fn details_tail(d: &mut Details, window: u64, truncated_at: Option<f64>) {
-    d.insert("windowBytes", window);
+    d.push_new("windowBytes", window);
     if let Some(cap) = truncated_at {
-        d.insert("truncatedAtBytes", crate::js::json_number(cap));
+        d.push_new("truncatedAtBytes", crate::js::json_number(cap));
     }
 }
 
@@ -371,9 +371,9 @@ pub(crate) fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
         )
     };
     let mut details = Details::with_capacity(3);
-    details.insert("id", job.id);
-    details.insert("logPath", job.path);
-    details.insert("notFound", not_found);
+    details.push_new("id", job.id);
+    details.push_new("logPath", job.path);
+    details.push_new("notFound", not_found);
     let mut reply = Reply::new(text, ReadKind::Error);
     reply.details = details;
     reply
@@ -395,9 +395,9 @@ pub(crate) fn running_state_line(elapsed_secs: Option<f64>) -> String {
 /// beyond `running: true` are not known; we give the id and path.
 pub(crate) fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
     let mut details = Details::with_capacity(3);
-    details.insert("id", job.id);
-    details.insert("logPath", job.path);
-    details.insert("running", true);
+    details.push_new("id", job.id);
+    details.push_new("logPath", job.path);
+    details.push_new("running", true);
     let mut reply = Reply::new(running_state_line(request.elapsed_secs), ReadKind::Gated);
     reply.details = details;
     reply

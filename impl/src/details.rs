@@ -44,6 +44,14 @@ impl Details {
         }
     }
 
+    /// Appends a field whose key is not there yet: the engines build their details from keys
+    /// they know to be new, and [`Details::insert`]'s search for the key cost ~2.5% of a
+    /// checked state's instructions.
+    pub(crate) fn push_new(&mut self, key: &'static str, value: impl Into<Value>) {
+        debug_assert!(!self.contains_key(key), "{key} is in the details already");
+        self.fields.push((Cow::Borrowed(key), value.into()));
+    }
+
     /// The value of `key`, if there is one.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.fields.iter().find(|(k, _)| k == key).map(|(_, v)| v)

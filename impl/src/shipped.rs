@@ -395,13 +395,13 @@ fn details(
     let row = f.row;
     let mut details = crate::api::details_head(job, f.selected as u64, row != Row::Raw);
     if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
-        details.insert("newLines", f.fresh);
-        details.insert("totalLines", f.total);
+        details.push_new("newLines", f.fresh);
+        details.push_new("totalLines", f.total);
     }
     if row == Row::Widened {
-        details.insert("widened", true);
+        details.push_new("widened", true);
     } else if !notes.is_empty() {
-        details.insert("condenserNotes", notes.to_vec());
+        details.push_new("condenserNotes", notes.to_vec());
     }
     crate::api::details_tail(&mut details, window, truncated_at);
     details

@@ -25,6 +25,7 @@ use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Request, ShippedEngin
 use stateright::{Model, Property};
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::io::Write as _;
 
 pub use bgtail::judge::Flags as ReplyVerdict;
 
@@ -470,20 +471,47 @@ pub struct Rendered {
 /// A line's text. Unique per index for short and long lines; a rewrite (`variant`) changes
 /// one character and keeps the length.
 pub fn line_text(index: usize, kind: LineKind, variant: bool, limits: &Limits) -> String {
+    let mut text = Vec::new();
+    push_line_text(&mut text, index, kind, variant, limits);
+    String::from_utf8(text).expect("line texts are ASCII")
+}
+
+/// Appends [`line_text`] to `bytes`: the log is rebuilt on every transition, so without a
+/// `String` for each line.
+pub fn push_line_text(
+    bytes: &mut Vec<u8>,
+    index: usize,
+    kind: LineKind,
+    variant: bool,
+    limits: &Limits,
+) {
     let c = if variant { 't' } else { 's' };
     match kind {
-        LineKind::Short => format!("{c}{index}"),
-        LineKind::Long => format!("{c}{index}{}", "x".repeat(limits.line_cap + 2)),
-        LineKind::Repeated => if variant { "Again" } else { "again" }.to_owned(),
-        LineKind::Blank => "  ".to_owned(),
-        LineKind::Wrapper => if variant { "__BGRUN_Y" } else { "__BGRUN_X" }.to_owned(),
-        LineKind::Completed => format!("{}{PARTIAL_REST}", partial_text(index, variant)),
+        LineKind::Short => write!(bytes, "{c}{index}").expect("a Vec takes every write"),
+        LineKind::Long => {
+            write!(bytes, "{c}{index}").expect("a Vec takes every write");
+            bytes.resize(bytes.len() + limits.line_cap + 2, b'x');
+        }
+        LineKind::Repeated => bytes.extend_from_slice(if variant { b"Again" } else { b"again" }),
+        LineKind::Blank => bytes.extend_from_slice(b"  "),
+        LineKind::Wrapper => {
+            bytes.extend_from_slice(if variant { b"__BGRUN_Y" } else { b"__BGRUN_X" })
+        }
+        LineKind::Completed => {
+            push_partial_text(bytes, index, variant);
+            bytes.extend_from_slice(PARTIAL_REST.as_bytes());
+        }
     }
 }
 
 /// The first part of the partial line at `index`; completing it appends `PARTIAL_REST`.
 pub fn partial_text(index: usize, variant: bool) -> String {
     format!("{}{index}", if variant { 'q' } else { 'p' })
+}
+
+/// Appends [`partial_text`] to `bytes`.
+fn push_partial_text(bytes: &mut Vec<u8>, index: usize, variant: bool) {
+    write!(bytes, "{}{index}", if variant { 'q' } else { 'p' }).expect("a Vec takes every write");
 }
 pub const PARTIAL_REST: &str = "-done";
 
@@ -530,12 +558,12 @@ impl<S> TailState<S> {
         let mut starts = Vec::with_capacity(self.lines.len() + 1);
         for (i, &kind) in self.lines.iter().enumerate() {
             starts.push(bytes.len() as u64);
-            bytes.extend_from_slice(line_text(i, kind, self.variant, limits).as_bytes());
+            push_line_text(&mut bytes, i, kind, self.variant, limits);
             bytes.push(b'\n');
         }
         if self.partial {
             starts.push(bytes.len() as u64);
-            bytes.extend_from_slice(partial_text(self.lines.len(), self.variant).as_bytes());
+            push_partial_text(&mut bytes, self.lines.len(), self.variant);
         }
         Rendered { bytes, starts }
     }

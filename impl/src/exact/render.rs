@@ -659,14 +659,14 @@ fn details(
 ) -> Details {
     let shown = counts.shown + u64::from(counts.partial_shown);
     let mut d = crate::api::details_head(job, shown, !request.raw);
-    d.insert("newLines", counts.new_lines);
-    d.insert("earlierLines", counts.earlier_shown);
-    d.insert("totalLines", counts.total_lines);
-    d.insert("leftOut", counts.left_out);
-    d.insert("unseenAbove", counts.unseen_above);
-    d.insert("skippedAbove", counts.skipped_above);
+    d.push_new("newLines", counts.new_lines);
+    d.push_new("earlierLines", counts.earlier_shown);
+    d.push_new("totalLines", counts.total_lines);
+    d.push_new("leftOut", counts.left_out);
+    d.push_new("unseenAbove", counts.unseen_above);
+    d.push_new("skippedAbove", counts.skipped_above);
     if !notes.is_empty() {
-        d.insert("notes", notes.to_vec());
+        d.push_new("notes", notes.to_vec());
     }
     crate::api::details_tail(&mut d, window, truncated_at);
     d
