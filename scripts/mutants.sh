@@ -7,25 +7,49 @@
 #   cargo install cargo-mutants cargo-nextest   # v27.1.0 and 0.9 were used
 #   scripts/mutants.sh                          # exact/, condense.rs, view.rs (~hours)
 #   scripts/mutants.sh impl/src/exact/index.rs  # the files named
+#   scripts/mutants.sh --own-tests               # then: the mutants the model missed (or that
+#                                                # timed out), against bgtail's own test suite
 #
 # cargo-mutants builds a copy of the workspace in a temporary directory; the copy gets a
 # `shared` beside it, as the tests that read ../shared expect of a checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s "$(cd .. && pwd)/shared" "$tmp/shared"
+
+# run_mutants OUTPUT_DIR ARGS…: cargo mutants exits 2 when a mutant was missed and 3 on a
+# timeout — results, not failures of the run.
+run_mutants() {
+  local out=$1 status=0
+  shift
+  TMPDIR=$tmp cargo mutants "$@" -o "$out" || status=$?
+  case $status in
+    0|2|3) echo "results: $out/mutants.out (caught.txt, missed.txt, unviable.txt, timeout.txt)" ;;
+    *) echo "cargo mutants failed (exit $status): see $out/mutants.out/log" >&2; exit "$status" ;;
+  esac
+}
+
+if [ "${1:-}" = --own-tests ]; then
+  # The second tier: which of the model's missed mutants bgtail's own tests catch. Exact
+  # names from the first run's lists, so nothing it did not test is run here.
+  out=mutants/mutants.out
+  re=$(cat "$out/missed.txt" "$out/timeout.txt" | python3 -c \
+    'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin if l.strip()) + ")$")')
+  [ "$re" != '^()$' ] || { echo "nothing missed in $out"; exit 0; }
+  mapfile -t files < <(cat "$out/missed.txt" "$out/timeout.txt" | cut -d: -f1 | sort -u)
+  args=()
+  for file in "${files[@]}"; do args+=(-f "$file"); done
+  run_mutants mutants/own-tests --no-config --package bgtail --test-package bgtail \
+    --test-tool nextest "${args[@]}" -F "$re"
+  exit 0
+fi
+
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   files=(impl/src/exact/coverage.rs impl/src/exact/index.rs impl/src/condense.rs impl/src/view.rs
          impl/src/exact/mod.rs impl/src/exact/scan.rs impl/src/exact/render.rs)
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ln -s "$(cd .. && pwd)/shared" "$tmp/shared"
 args=()
 for file in "${files[@]}"; do args+=(-f "$file"); done
-# Exit 2 is a missed mutant and 3 a timeout: results, not failures of the run.
-status=0
-TMPDIR=$tmp cargo mutants --package bgtail "${args[@]}" --no-shuffle -o mutants || status=$?
-case $status in
-  0|2|3) echo "results: mutants/mutants.out (caught.txt, missed.txt, unviable.txt, timeout.txt)" ;;
-  *) echo "cargo mutants failed (exit $status): see mutants/mutants.out/log" >&2; exit "$status" ;;
-esac
+run_mutants mutants --package bgtail "${args[@]}" --no-shuffle
