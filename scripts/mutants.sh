@@ -7,8 +7,9 @@
 #   cargo install cargo-mutants cargo-nextest   # v27.1.0 and 0.9 were used
 #   scripts/mutants.sh                          # exact/, condense.rs, view.rs (~hours)
 #   scripts/mutants.sh impl/src/exact/index.rs  # the files named
-#   scripts/mutants.sh --own-tests               # then: the mutants the model missed (or that
-#                                                # timed out), against bgtail's own test suite
+#   scripts/mutants.sh --own-tests               # then: the mutants the model missed, against
+#                                                # bgtail's own test suite (a timeout is a hang
+#                                                # the model saw: no reply)
 #
 # cargo-mutants builds a copy of the workspace in a temporary directory; the copy gets a
 # `shared` beside it, as the tests that read ../shared expect of a checkout.
@@ -34,10 +35,10 @@ if [ "${1:-}" = --own-tests ]; then
   # The second tier: which of the model's missed mutants bgtail's own tests catch. Exact
   # names from the first run's lists, so nothing it did not test is run here.
   out=mutants/mutants.out
-  re=$(cat "$out/missed.txt" "$out/timeout.txt" | python3 -c \
-    'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin if l.strip()) + ")$")')
+  re=$(python3 -c \
+    'import re, sys; print("^(" + "|".join(re.escape(l.strip()) for l in sys.stdin if l.strip()) + ")$")' < "$out/missed.txt")
   [ "$re" != '^()$' ] || { echo "nothing missed in $out"; exit 0; }
-  mapfile -t files < <(cat "$out/missed.txt" "$out/timeout.txt" | cut -d: -f1 | sort -u)
+  mapfile -t files < <(cut -d: -f1 "$out/missed.txt" | sort -u)
   args=()
   for file in "${files[@]}"; do args+=(-f "$file"); done
   run_mutants mutants/own-tests --no-config --package bgtail --test-package bgtail \
