@@ -506,7 +506,9 @@ pub fn push_line_text(
 
 /// The first part of the partial line at `index`; completing it appends `PARTIAL_REST`.
 pub fn partial_text(index: usize, variant: bool) -> String {
-    format!("{}{index}", if variant { 'q' } else { 'p' })
+    let mut text = Vec::new();
+    push_partial_text(&mut text, index, variant);
+    String::from_utf8(text).expect("partial texts are ASCII")
 }
 
 /// Appends [`partial_text`] to `bytes`.
