@@ -2,7 +2,8 @@
 //!
 //! Every read builds one, and the model checker reads millions of replies without looking at
 //! them: a `serde_json::Map` allocated a `String` for each of its ~14 keys and an index table
-//! per read (~17% of a checked state's instructions). Here the engines' keys are `&'static str`
+//! per read (replacing it cut a model check's instructions by 14%, callgrind, side by side).
+//! Here the engines' keys are `&'static str`
 //! and the fields one vector; a JSON object is made only where one leaves the process or is
 //! compared with a recording ([`Details::to_map`], [`Serialize`]).
 
