@@ -276,6 +276,44 @@ fn a_partial_line_cut_by_the_view_counts_as_new_once_complete() {
     assert!(r.text.starts_with("+1 new line — "), "{}", r.text);
 }
 
+/// The start of a partial line the view cuts is read back as far as it lies: to the last
+/// read's settled end when the line starts there, and across more than one 64 KiB piece when
+/// it is longer. Each read-back taken to stop at the cut would make the completed line look
+/// as if it started before the bookmark's end, and it would never be new (the mutants of
+/// `line_start_before` that read `end + from` bytes, or check a short read against it).
+#[test]
+fn a_cut_partial_line_is_found_where_it_starts_at_the_settled_end_or_far_back() {
+    let complete_after_a_cut = |before: &str, partial: &str| {
+        let mut t = tail();
+        let mut log = log_of(before);
+        if !before.is_empty() {
+            read(&mut t, &log, running(10));
+        }
+        log.append(partial.as_bytes());
+        let mut cut = running(1);
+        cut.bytes = Some(20.0);
+        let r = read(&mut t, &log, cut);
+        assert!(
+            r.text.contains("(view: the last 20 bytes of "),
+            "{}",
+            r.text
+        );
+        log.append(b"-done\n");
+        read(&mut t, &log, running(1))
+    };
+    // Starts at the first read's settled end (byte 4).
+    let r = complete_after_a_cut("a\nb\n", &format!("long-{}", "x".repeat(30)));
+    assert!(
+        r.text.starts_with("+1 new line — log at 3 lines\n"),
+        "{}",
+        r.text
+    );
+    assert!(r.text.ends_with("x-done"), "{}", r.text);
+    // Starts more than 64 KiB before the cut, after a newline the read never saw.
+    let r = complete_after_a_cut("", &format!("a\nlong-{}", "x".repeat(100_000)));
+    assert!(r.text.starts_with("+1 new line — "), "{}", r.text);
+}
+
 #[test]
 fn lines_is_floored_at_least_one_the_default_when_nan_and_everything_when_infinite() {
     let limits = Limits::default();
