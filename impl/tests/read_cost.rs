@@ -52,6 +52,27 @@ fn a_first_read_of_40_lines_on_a_large_log_reads_its_tail_not_its_view() {
     }
 }
 
+/// A running job's log usually ends in a partial line. When the view holds the `\n` before
+/// it, that is where the line starts: nothing is read back for it (it was: a 64 KiB piece
+/// before the partial line on every first read).
+#[test]
+fn a_first_read_of_a_running_job_reads_no_more_for_its_partial_line() {
+    for width in [30, 450] {
+        let mut log = log_of(64 * MIB, width);
+        log.append(b"a partial line");
+        let mut t = tail();
+        let mut request = Request::lines(40).running(true);
+        request.peek = true;
+        let r = t.read(&log.source(), &request).unwrap();
+        assert!(r.shown.last().is_some_and(|s| s.partial), "{}", r.text);
+        assert!(
+            r.bytes_read <= 64 * KIB,
+            "{} bytes (width {width})",
+            r.bytes_read
+        );
+    }
+}
+
 #[test]
 fn a_delta_read_reads_at_most_what_was_appended_plus_64_kib() {
     for width in [30, 450] {

@@ -278,8 +278,10 @@ impl ExactEngine {
         bytes_read: &mut u64,
     ) -> (Reply, ExactBookmark) {
         // An unterminated last segment may still grow into a new line while the job runs; it
-        // starts where it really starts, even when the buffer cut it.
+        // starts where it really starts, even when the buffer cut it. Past the buffer's first
+        // byte, the `\n` before it is in the buffer: nothing to read back.
         let settled_end = match unterminated_tail_start(&scan.view) {
+            Some(tail) if scan.still_writing && tail > scan.view.origin => tail,
             Some(tail) if scan.still_writing => {
                 let floor = start_settled_floor(start.settled_before, tail);
                 line_start_before(log, tail, floor, bytes_read)
