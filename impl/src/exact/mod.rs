@@ -282,10 +282,7 @@ impl ExactEngine {
         // byte, the `\n` before it is in the buffer: nothing to read back.
         let settled_end = match unterminated_tail_start(&scan.view) {
             Some(tail) if scan.still_writing && tail > scan.view.origin => tail,
-            Some(tail) if scan.still_writing => {
-                let floor = start_settled_floor(start.settled_before, tail);
-                line_start_before(log, tail, floor, bytes_read)
-            }
+            Some(tail) if scan.still_writing => partial_line_start(log, start, tail, bytes_read),
             _ => stat.size,
         };
         let settled_print = settled_print(log, &scan, settled_end, bytes_read);
@@ -422,11 +419,29 @@ fn unterminated_tail_start(view: &View) -> Option<u64> {
     }
 }
 
-/// How far back the start of a partial line is searched from `start`: to the last read's
-/// settled end when it lies before (no line can start between the two, or the last read would
-/// have seen its `\n`), else to the log's start.
-fn start_settled_floor(settled_before: Option<u64>, start: u64) -> u64 {
-    settled_before.filter(|&s| s <= start).unwrap_or(0)
+/// Where the partial line holding byte `tail - 1` starts, when the view cut it. Searched back
+/// no further than the last read's settled end when it lies before `tail` (no line can start
+/// between the two, or the last read would have seen its `\n`), and over none of the bytes
+/// between that end and the last read's size: they were its unterminated last segment, so
+/// a progress line longer than the view costs each poll what was appended, not its length.
+fn partial_line_start(
+    log: &dyn LogSource,
+    start: &render::Start,
+    tail: u64,
+    bytes_read: &mut u64,
+) -> u64 {
+    match (start.settled_before, start.size_before) {
+        (Some(settled), Some(size)) if settled <= tail => {
+            let searched_from = size.clamp(settled, tail);
+            // A `\n` at `searched_from - 1` would lie in the segment that held none, unless
+            // the segment is empty: so `searched_from` means "no `\n` found".
+            match line_start_before(log, tail, searched_from, bytes_read) {
+                at if at == searched_from => settled,
+                at => at,
+            }
+        }
+        _ => line_start_before(log, tail, 0, bytes_read),
+    }
 }
 
 /// Where the line holding byte `start - 1` begins: `start` when the byte before it is a `\n`

@@ -15,6 +15,9 @@ pub(crate) struct Start {
     /// The bookmark's `settled_end` when continuing a generation; `None` on a first read or
     /// a new generation.
     pub settled_before: Option<u64>,
+    /// The bookmark's `size` when continuing a generation. The bytes from `settled_before` up
+    /// to it were the last read's unterminated last segment: they held no `\n`.
+    pub size_before: Option<u64>,
     pub reset: Option<ResetReason>,
     /// The extent of the partial line the last condensed reply carried, if any.
     pub partial_seen: Option<(u64, u64)>,
@@ -29,6 +32,7 @@ impl Start {
                 generation: p.generation,
                 coverage: p.coverage.clone(),
                 settled_before: Some(p.settled_end),
+                size_before: Some(p.size),
                 reset: None,
                 partial_seen: p.partial_seen,
             },
@@ -36,6 +40,7 @@ impl Start {
                 generation: p.generation + 1,
                 coverage: Coverage::default(),
                 settled_before: None,
+                size_before: None,
                 reset,
                 partial_seen: None,
             },
@@ -43,6 +48,7 @@ impl Start {
                 generation: 1,
                 coverage: Coverage::default(),
                 settled_before: None,
+                size_before: None,
                 reset: None,
                 partial_seen: None,
             },
