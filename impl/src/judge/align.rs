@@ -8,7 +8,7 @@
 //! which of them a body line stands for is chosen by the engine's own claim when it makes one
 //! (checked against the text), else the newest.
 
-use super::text::{Dialect, Marker};
+use super::text::{Condensing, Dialect, Marker};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, LineRef};
 use crate::condense::build_emissions;
@@ -25,6 +25,8 @@ pub(crate) struct Aligned {
     pub partial: bool,
     /// Whether a body line was a fold of several lines.
     pub folded: bool,
+    /// What condensing did to the body's lines (all 0 for a raw body).
+    pub condensing: Condensing,
 }
 
 /// How each line of the window prints, indexed.
@@ -36,6 +38,10 @@ struct Printed<'a> {
     clean: Vec<String>,
     /// How many lines ending at `window_start + k` print the same clean text.
     run: Vec<usize>,
+    /// Whether the per-line cap cuts line `window_start + k`, and the escape sequences its
+    /// emission strips (false and 0 in a raw body).
+    capped: Vec<bool>,
+    escapes: Vec<u64>,
     by_printed: HashMap<String, Vec<usize>>,
     by_clean: HashMap<String, Vec<usize>>,
 }
@@ -44,14 +50,20 @@ impl<'a> Printed<'a> {
     fn new(truth: &'a Truth, dialect: Dialect, limits: &Limits, raw: bool) -> Self {
         let style = dialect.style();
         let (mut printed, mut clean, mut run) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut capped, mut escapes) = (Vec::new(), Vec::new());
         let (mut by_printed, mut by_clean) = (HashMap::new(), HashMap::new());
         for (k, text) in truth.texts.iter().enumerate() {
             let i = truth.window_start + k;
             let c = style.clean(text).0;
             let p = if raw {
+                capped.push(false);
+                escapes.push(0);
                 text.clone()
             } else {
-                build_emissions(&[text], limits, style).list[0].text.clone()
+                let mut e = build_emissions(&[text], limits, style).list.remove(0);
+                capped.push(e.line_capped);
+                escapes.push(e.ansi_sequences as u64);
+                std::mem::take(&mut e.text)
             };
             let same = k > 0 && clean[k - 1] == c && Some(i) != truth.partial();
             run.push(if same { run[k - 1] + 1 } else { 1 });
@@ -65,6 +77,8 @@ impl<'a> Printed<'a> {
             printed,
             clean,
             run,
+            capped,
+            escapes,
             by_printed,
             by_clean,
         }
@@ -72,6 +86,16 @@ impl<'a> Printed<'a> {
 
     fn run_at(&self, i: usize) -> usize {
         self.run[i - self.truth.window_start]
+    }
+
+    /// Counts what condensing did to a body line standing for lines `first..=last`: a fold
+    /// when it stands for more than one, the cap when it cuts their text, and the escape
+    /// sequences of every line it stands for.
+    fn count_condensing(&self, out: &mut Condensing, first: usize, last: usize) {
+        let base = self.truth.window_start;
+        out.folds += u64::from(first != last);
+        out.capped += u64::from(self.capped[last - base]);
+        out.escapes += self.escapes[first - base..=last - base].iter().sum::<u64>();
     }
 
     /// The newest of `candidates` below `cursor` (a complete line) that `fits`, preferring
@@ -154,6 +178,7 @@ pub(crate) fn align(
         let chosen = claimed.is_empty() || claimed[p];
         if chosen && printed.printed[p - truth.window_start] == *last {
             out.partial = true;
+            printed.count_condensing(&mut out.condensing, p, p);
             lines = rest;
         }
     }
@@ -189,6 +214,7 @@ pub(crate) fn align(
             continue;
         };
         out.folded |= first != last;
+        printed.count_condensing(&mut out.condensing, first, last);
         if let Some((n, newer)) = gap.take() {
             let between = (newer - last - 1) as u64;
             if between != n {

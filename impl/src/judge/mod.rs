@@ -19,7 +19,9 @@
 //!   newest such line (once coverage was forgotten, at least one line).
 //! - **repeats bounded**: a condensed read carries no line delivered before in this
 //!   generation, unless the engine said it forgot coverage.
-//! - **honest counts**: every number the text states is the truth, the reset is reported
+//! - **honest counts**: every number the text states is the truth — in the exact engine's
+//!   text that includes its condensing notes (escape sequences stripped, runs collapsed,
+//!   lines truncated and the cap), where a note left out says 0 — the reset is reported
 //!   exactly when a new generation began, every body line is a line of the window or a
 //!   documented marker, and the engine's claimed ranges are what the text carries.
 //! - **bounded output**: a condensed body fits the budget.
@@ -41,7 +43,7 @@ use crate::js::{truncate_utf16, utf16_len};
 use crate::limits::Limits;
 use align::{align, Aligned};
 use serde::Serialize;
-use text::{Claimed, Parsed};
+use text::{Claimed, Condensing, Parsed};
 use truth::Truth;
 
 /// What the judge holds an engine to: its text format and its limits.
@@ -415,7 +417,7 @@ impl Judge {
         if !raw {
             self.judge_condensed(rules, &read, &parsed, input, &mut v);
         }
-        self.judge_counts(&read, first || v.new_generation, &mut v);
+        self.judge_counts(&read, &rules.limits, first || v.new_generation, &mut v);
         v.flags.partial_completed = self.completes_partial(&v.delivered);
         self.record(&truth, &aligned, &claimed, input);
         // Anomalies found while matching set their flags too.
@@ -596,10 +598,43 @@ impl Judge {
     }
 }
 
+/// Honest counts in the condensing notes: escape sequences stripped, runs folded and lines cut
+/// by the cap, each against what the body's lines went through (a note left out says 0), and
+/// the cap the note names against the limits.
+fn check_condensing(said: Condensing, truth: Condensing, limits: &Limits, v: &mut Verdict) {
+    let checks = [
+        (
+            "ANSI escape sequences stripped",
+            said.escapes,
+            truth.escapes,
+        ),
+        ("repeated-line runs collapsed", said.folds, truth.folds),
+        ("long lines truncated", said.capped, truth.capped),
+    ];
+    for (what, said_n, truth_n) in checks {
+        if said_n != truth_n {
+            v.push(Anomaly::new(
+                AnomalyKind::DishonestCount,
+                None,
+                format!("{what}: {truth_n}"),
+                format!("{said_n}"),
+            ));
+        }
+    }
+    if let Some(cap) = said.cap.filter(|&c| c != limits.line_cap as u64) {
+        v.push(Anomaly::new(
+            AnomalyKind::DishonestCount,
+            None,
+            format!("lines truncated to {} chars", limits.line_cap),
+            format!("{cap}"),
+        ));
+    }
+}
+
 impl Judge {
     /// Honest counts: each number the text states against the truth. `fresh` says the read
     /// began a generation (or was the first), where nothing is new or earlier.
-    fn judge_counts(&self, read: &Read<'_>, fresh: bool, v: &mut Verdict) {
+    fn judge_counts(&self, read: &Read<'_>, limits: &Limits, fresh: bool, v: &mut Verdict) {
         let Read {
             truth,
             claimed,
@@ -660,6 +695,9 @@ impl Judge {
                     format!("{said}"),
                 ));
             }
+        }
+        if let Some(said) = claimed.condensing {
+            check_condensing(said, aligned.condensing, limits, v);
         }
         if claimed.shown == Some(0) && claimed.total.is_none() {
             v.push(Anomaly::new(

@@ -169,6 +169,21 @@ pub(crate) struct Claimed {
     pub shrank: Option<bool>,
     /// The reply says the bookmark forgot shown lines (they may come again).
     pub forgot: bool,
+    /// What condensing did to the lines shown, from the notes ("N ANSI escape sequences
+    /// stripped", "N repeated-line runs collapsed", "N long lines truncated to C chars"):
+    /// each 0 when a condensed reply of the exact engine leaves its note out.
+    pub condensing: Option<Condensing>,
+}
+
+/// What condensing did to a reply's lines: escape sequences stripped, runs folded, lines cut
+/// by the per-line cap (and the cap it names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Condensing {
+    pub escapes: u64,
+    pub folds: u64,
+    pub capped: u64,
+    /// The cap a "truncated to C chars" note names.
+    pub cap: Option<u64>,
 }
 
 /// How the `bgtail-exact-1` text says a reset's reason is that the log shrank.
@@ -226,6 +241,8 @@ impl Claimed {
         let Some(header) = parsed.header else {
             return;
         };
+        // A header means a body: its condensing notes, stated or not, are claims.
+        self.condensing.get_or_insert_with(Condensing::default);
         let first = header.starts_with("first read: ");
         let header = self.strip_exact_prefix(header);
         let continuing = !first && !self.reset;
@@ -269,13 +286,25 @@ impl Claimed {
     }
 
     fn read_exact_note(&mut self, part: &str) {
-        if part.contains(" left out by the ") {
+        if let Some(n) = number_before(part, " ANSI escape sequence") {
+            self.condensing_mut().escapes = n;
+        } else if let Some(n) = number_before(part, " repeated-line run") {
+            self.condensing_mut().folds = n;
+        } else if let Some((lines, cap)) = part.split_once(" truncated to ") {
+            let c = self.condensing_mut();
+            c.capped = number_before(lines, " long line").unwrap_or(0);
+            c.cap = number_before(cap, " chars");
+        } else if part.contains(" left out by the ") {
             self.left_out = number_before(part, " older line");
         } else if part.starts_with("bookmark full: forgot the ") {
             self.forgot = true;
         } else if let Some(reason) = part.strip_suffix(", so the bookmark started over") {
             self.reset_because(reason);
         }
+    }
+
+    fn condensing_mut(&mut self) -> &mut Condensing {
+        self.condensing.get_or_insert_with(Condensing::default)
     }
 
     /// A reset, for `reason` (the format's words for a shrink are [`SHRANK`]).
@@ -396,6 +425,31 @@ mod tests {
             Some(Marker::Gap(1))
         );
         assert_eq!(Dialect::Upstream.marker("… 1 line already shown …"), None);
+    }
+
+    #[test]
+    fn the_condensing_notes_are_read_and_a_body_without_them_says_zero() {
+        let text = "2 lines — log at 2 lines\nred\nlong-xx …[+4 chars]\n\n(2 ANSI escape sequences stripped; 1 repeated-line run collapsed; 1 long line truncated to 8 chars)";
+        let c = Claimed::of(&Parsed::of(text, Dialect::Exact, false), Dialect::Exact);
+        let said = Condensing {
+            escapes: 2,
+            folds: 1,
+            capped: 1,
+            cap: Some(8),
+        };
+        assert_eq!(c.condensing, Some(said));
+        let plain = Parsed::of("1 line — log at 1 line\na", Dialect::Exact, false);
+        let c = Claimed::of(&plain, Dialect::Exact);
+        assert_eq!(c.condensing, Some(Condensing::default()));
+        // A status carries no body, so no condensing; upstream's notes are not read.
+        let status = Parsed::of("(no new lines — log at 1 line)", Dialect::Exact, false);
+        assert_eq!(Claimed::of(&status, Dialect::Exact).condensing, None);
+        let upstream = Parsed::of(
+            "a\n\n(1 repeated-line run collapsed)",
+            Dialect::Upstream,
+            false,
+        );
+        assert_eq!(Claimed::of(&upstream, Dialect::Upstream).condensing, None);
     }
 
     #[test]
