@@ -221,6 +221,17 @@ struct Plan {
     long_line: bool,
 }
 
+/// The plan the others vary: a log of 3,000 lines, a first read of 5 lines, a finished job
+/// whose view slides as the log grows, counted whole on every read.
+const SLIDING: Plan = Plan {
+    name: "a sliding view, counted whole",
+    count_whole_view: true,
+    first_lines: 5,
+    start_lines: 3000,
+    running: false,
+    long_line: false,
+};
+
 /// Limits at which a few kilobytes of log reach every part of a read's plan: tail pieces of
 /// 64 bytes, a mark every 128 bytes or so, a view of 4 KiB that slides as the log grows,
 /// three coverage ranges, a 64-byte head.
@@ -299,65 +310,51 @@ fn bytes_per_read(plan: &Plan) -> Vec<String> {
 #[test]
 fn the_bytes_each_read_reads_at_small_limits_are_pinned() {
     let plans = [
-        ("a sliding view, counted whole", true, 5, 3000, false, false),
-        (
-            "a sliding view, counted lazily",
-            false,
-            5,
-            3000,
-            false,
-            false,
-        ),
-        (
-            "a small log read whole first, then grown past the view",
-            true,
-            1000,
-            100,
-            false,
-            false,
-        ),
-        ("a running job, counted whole", true, 5, 3000, true, false),
-        ("a running job, counted lazily", false, 5, 3000, true, false),
-        (
-            "a running job's small log read whole first",
-            true,
-            1000,
-            100,
-            true,
-            false,
-        ),
-        (
-            "a running job's line longer than the view",
-            true,
-            5,
-            3000,
-            true,
-            true,
-        ),
-        (
-            "a running job's line longer than the view, counted lazily",
-            false,
-            5,
-            3000,
-            true,
-            true,
-        ),
+        SLIDING,
+        Plan {
+            name: "a sliding view, counted lazily",
+            count_whole_view: false,
+            ..SLIDING
+        },
+        Plan {
+            name: "a small log read whole first, then grown past the view",
+            first_lines: 1000,
+            start_lines: 100,
+            ..SLIDING
+        },
+        Plan {
+            name: "a running job, counted whole",
+            running: true,
+            ..SLIDING
+        },
+        Plan {
+            name: "a running job, counted lazily",
+            count_whole_view: false,
+            running: true,
+            ..SLIDING
+        },
+        Plan {
+            name: "a running job's small log read whole first",
+            first_lines: 1000,
+            start_lines: 100,
+            running: true,
+            ..SLIDING
+        },
+        Plan {
+            name: "a running job's line longer than the view",
+            running: true,
+            long_line: true,
+            ..SLIDING
+        },
+        Plan {
+            name: "a running job's line longer than the view, counted lazily",
+            count_whole_view: false,
+            running: true,
+            long_line: true,
+            ..SLIDING
+        },
     ];
-    let table: BTreeMap<&str, Vec<String>> = plans
-        .into_iter()
-        .map(
-            |(name, count_whole_view, first_lines, start_lines, running, long_line)| {
-                let plan = Plan {
-                    name,
-                    count_whole_view,
-                    first_lines,
-                    start_lines,
-                    running,
-                    long_line,
-                };
-                (plan.name, bytes_per_read(&plan))
-            },
-        )
-        .collect();
+    let table: BTreeMap<&str, Vec<String>> =
+        plans.iter().map(|p| (p.name, bytes_per_read(p))).collect();
     insta::assert_yaml_snapshot!(table);
 }
