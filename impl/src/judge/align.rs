@@ -60,10 +60,10 @@ impl<'a> Printed<'a> {
                 escapes.push(0);
                 text.clone()
             } else {
-                let mut e = build_emissions(&[text], limits, style).list.remove(0);
+                let e = build_emissions(&[text], limits, style).list.remove(0);
                 capped.push(e.line_capped);
                 escapes.push(e.ansi_sequences as u64);
-                std::mem::take(&mut e.text)
+                e.text
             };
             let same = k > 0 && clean[k - 1] == c && Some(i) != truth.partial();
             run.push(if same { run[k - 1] + 1 } else { 1 });

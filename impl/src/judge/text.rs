@@ -242,7 +242,7 @@ impl Claimed {
             return;
         };
         // A header means a body: its condensing notes, stated or not, are claims.
-        self.condensing.get_or_insert_with(Condensing::default);
+        self.condensing_mut();
         let first = header.starts_with("first read: ");
         let header = self.strip_exact_prefix(header);
         let continuing = !first && !self.reset;
