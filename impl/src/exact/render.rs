@@ -306,12 +306,11 @@ fn next_coverage(
             }
         }
         coverage.rebuild_from(view.offset(&view.lines[from]), &runs);
-    }
-    // A partial line is never covered, yet one can be: a finished job's last line, covered as
-    // an ordinary line, that a running job writes again (the log rewritten and cut back to the
-    // same bytes, so no new generation). The rebuild above reaches it only when the window
-    // holds a complete line.
-    if let Some(p) = scan.partial {
+    } else if let Some(p) = scan.partial {
+        // The rebuild, which runs from below the partial line over complete lines only, would
+        // uncover it; without one, it can still be covered: a finished job's last line, covered
+        // as an ordinary line, that a running job writes again (the log rewritten and cut back
+        // to the same bytes, so no new generation). A partial line is never covered.
         coverage.rebuild_from(view.offset(&view.lines[p]), &[]);
     }
     let forgotten = coverage.forget_oldest(limits.coverage_ranges_max) as u64;
