@@ -8,6 +8,7 @@
 //! which of them a body line stands for is chosen by the engine's own claim when it makes one
 //! (checked against the text), else the newest.
 
+use super::literal::rsplit_once;
 use super::text::{Condensing, Dialect, Marker};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, LineRef};
@@ -125,7 +126,7 @@ impl<'a> Printed<'a> {
         cursor: usize,
         claimed: &[bool],
     ) -> Option<(usize, usize)> {
-        let (head, count) = line.strip_suffix(']')?.rsplit_once("  [x")?;
+        let (head, count) = rsplit_once(line.strip_suffix(']')?, "  [x")?;
         let n: usize = count.parse().ok().filter(|&n| n >= 2)?;
         let key_map = match dialect {
             Dialect::Exact => &self.by_printed,
@@ -138,7 +139,7 @@ impl<'a> Printed<'a> {
     /// Upstream caps a fold after adding its count, so a long folded line prints as
     /// `cut(X  [xN]) …[+M chars]`: the newest run below `cursor` that prints exactly that.
     fn capped_fold(&self, line: &str, limits: &Limits, cursor: usize) -> Option<(usize, usize)> {
-        let (prefix, rest) = line.rsplit_once(" …[+")?;
+        let (prefix, rest) = rsplit_once(line, " …[+")?;
         let more: usize = rest.strip_suffix(" chars]")?.parse().ok()?;
         let base = self.truth.window_start;
         (base..cursor.min(self.truth.complete))

@@ -30,6 +30,7 @@
 //! the body with the window indexed by what each line prints.
 
 mod align;
+mod literal;
 mod text;
 mod truth;
 

@@ -5,6 +5,7 @@
 //! the markers a format documents are recognised: anything else in the body must be a line of
 //! the log, or the judge reports it.
 
+use super::literal::{contains, find, rfind, rsplit_once, split, split_once};
 use crate::condense::Style;
 
 /// The text format of an engine's replies: how the judge tells a header, a note and a gap
@@ -49,7 +50,7 @@ impl Dialect {
             // Every condensed reply of the exact engine that carries lines opens with one.
             Dialect::Exact => true,
             Dialect::Upstream => {
-                (line.starts_with('+') && line.contains(" since last read — log at "))
+                (line.starts_with('+') && contains(line, " since last read — log at "))
                     || line.starts_with("no new lines since last read — showing the ")
                     || line.ends_with(" — showing full tail")
             }
@@ -62,7 +63,7 @@ impl Dialect {
             && match self {
                 Dialect::Exact => {
                     main.ends_with(')')
-                        && (main.contains("(no new lines — ") || main.contains("(empty log — "))
+                        && (contains(main, "(no new lines — ") || contains(main, "(empty log — "))
                 }
                 Dialect::Upstream => main.starts_with("(no new lines since last read — log at "),
             }
@@ -113,7 +114,7 @@ impl<'a> Parsed<'a> {
     pub fn of(text: &'a str, dialect: Dialect, raw: bool) -> Parsed<'a> {
         let mut main_end = text.len();
         let mut notes = Vec::new();
-        while let Some(at) = text[..main_end].rfind("\n\n(") {
+        while let Some(at) = rfind(&text[..main_end], "\n\n(") {
             let para = &text[at + 2..main_end];
             match para.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
                 Some(inner) if !para.contains('\n') => notes.push(inner),
@@ -198,7 +199,7 @@ fn leading_number(s: &str) -> Option<(u64, &str)> {
 
 /// The number just before `word` in `s` (`"log at 13 lines"`, `"13 lines"` → 13).
 fn number_before(s: &str, word: &str) -> Option<u64> {
-    let at = s.find(word)?;
+    let at = find(s, word)?;
     let head = s[..at].trim_end();
     let start = head
         .rfind(|c: char| !c.is_ascii_digit())
@@ -219,16 +220,16 @@ impl Claimed {
 
     fn read_exact(&mut self, parsed: &Parsed<'_>) {
         for note in &parsed.notes {
-            for part in note.split("; ") {
+            for part in split(note, "; ") {
                 self.read_exact_note(part);
             }
         }
         if let Some(status) = parsed.status {
             let status = self.strip_exact_prefix(status);
             let inner = status.trim_start_matches('(').trim_end_matches(')');
-            let mut parts = inner.split("; ");
+            let mut parts = split(inner, "; ");
             let log_words = parts.next().unwrap_or_default();
-            self.total = exact_total(log_words.split(" — ").nth(1).unwrap_or_default());
+            self.total = exact_total(split(log_words, " — ").nth(1).unwrap_or_default());
             self.unseen_above = Some(0);
             for part in parts {
                 if let Some(u) = number_before(part, " earlier line") {
@@ -246,14 +247,14 @@ impl Claimed {
         let first = header.starts_with("first read: ");
         let header = self.strip_exact_prefix(header);
         let continuing = !first && !self.reset;
-        let (what, log_words) = header.rsplit_once(" — ").unwrap_or((header, ""));
+        let (what, log_words) = rsplit_once(header, " — ").unwrap_or((header, ""));
         self.total = exact_total(log_words);
         self.left_out.get_or_insert(0);
         if continuing {
             self.new_shown = Some(0);
             self.earlier_shown = Some(0);
         }
-        for part in what.split(", ") {
+        for part in split(what, ", ") {
             if let Some(rest) = part.strip_prefix('+') {
                 let (k, rest) = leading_number(rest).unwrap_or((0, rest));
                 self.new_shown = Some(k);
@@ -261,7 +262,7 @@ impl Claimed {
                     Some(of) => leading_number(of).map(|(n, _)| n),
                     None => Some(k),
                 };
-            } else if part.contains(" earlier line") {
+            } else if contains(part, " earlier line") {
                 self.earlier_shown = number_before(part, " earlier line");
             } else if !continuing {
                 if let Some((n, _)) = leading_number(part) {
@@ -276,7 +277,7 @@ impl Claimed {
         if let Some(rest) = line.strip_prefix("first read: ") {
             return rest;
         }
-        match line.split_once(", so the bookmark starts over: ") {
+        match split_once(line, ", so the bookmark starts over: ") {
             Some((reason, rest)) => {
                 self.reset_because(reason);
                 rest
@@ -290,11 +291,11 @@ impl Claimed {
             self.condensing_mut().escapes = n;
         } else if let Some(n) = number_before(part, " repeated-line run") {
             self.condensing_mut().folds = n;
-        } else if let Some((lines, cap)) = part.split_once(" truncated to ") {
+        } else if let Some((lines, cap)) = split_once(part, " truncated to ") {
             let c = self.condensing_mut();
             c.capped = number_before(lines, " long line").unwrap_or(0);
             c.cap = number_before(cap, " chars");
-        } else if part.contains(" left out by the ") {
+        } else if contains(part, " left out by the ") {
             self.left_out = number_before(part, " older line");
         } else if part.starts_with("bookmark full: forgot the ") {
             self.forgot = true;
@@ -310,15 +311,14 @@ impl Claimed {
     /// A reset, for `reason` (the format's words for a shrink are [`SHRANK`]).
     fn reset_because(&mut self, reason: &str) {
         self.reset = true;
-        self.shrank = Some(reason.contains(SHRANK));
+        self.shrank = Some(contains(reason, SHRANK));
     }
 
     fn read_upstream(&mut self, parsed: &Parsed<'_>) {
         if let Some(status) = parsed.status {
             self.new_lines = Some(0);
             self.shown = Some(0);
-            self.total = status
-                .split_once(" — log at ")
+            self.total = split_once(status, " — log at ")
                 .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
             return;
         }
@@ -327,17 +327,15 @@ impl Claimed {
         };
         if let Some(rest) = header.strip_prefix('+') {
             self.new_lines = leading_number(rest).map(|(n, _)| n);
-            self.total = header
-                .split_once(" — log at ")
+            self.total = split_once(header, " — log at ")
                 .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
         } else if let Some(rest) =
             header.strip_prefix("no new lines since last read — showing the ")
         {
             self.new_lines = Some(0);
             self.shown = leading_number(rest).map(|(n, _)| n);
-            self.total = rest
-                .rsplit_once(" of ")
-                .and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
+            self.total =
+                rsplit_once(rest, " of ").and_then(|(_, t)| leading_number(t).map(|(n, _)| n));
         } else if header.ends_with(" — showing full tail") {
             self.reset = true;
         }
@@ -347,13 +345,13 @@ impl Claimed {
 /// The view's line count in the exact engine's log words; `None` when it says it did not count
 /// them all ("in the last 16 KiB (the view above is not counted yet)").
 fn exact_total(log_words: &str) -> Option<u64> {
-    if log_words.contains("not counted") {
+    if contains(log_words, "not counted") {
         return None;
     }
     if let Some(rest) = log_words.strip_prefix("log at ") {
         return leading_number(rest).map(|(n, _)| n);
     }
-    if log_words.contains(" in view") {
+    if contains(log_words, " in view") {
         return leading_number(log_words).map(|(n, _)| n);
     }
     None
