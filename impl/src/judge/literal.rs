@@ -12,16 +12,19 @@
 /// the offset can slice `s`.
 pub(super) fn find(s: &str, word: &str) -> Option<usize> {
     let (hay, needle) = (s.as_bytes(), word.as_bytes());
-    let Some(&first) = needle.first() else {
+    if needle.is_empty() {
         return Some(0);
-    };
-    let mut from = 0;
-    while let Some(i) = memchr::memchr(first, &hay[from..]) {
-        let at = from + i;
+    }
+    // Most words start with a space, which a reply's lines are full of: look for the first
+    // byte that is not one, `k` bytes into the word.
+    let k = needle.iter().position(|&b| b != b' ').unwrap_or(0);
+    let mut from = k;
+    while from <= hay.len() {
+        let at = from + memchr::memchr(needle[k], &hay[from..])? - k;
         if hay[at..].starts_with(needle) {
             return Some(at);
         }
-        from = at + 1;
+        from = at + k + 1;
     }
     None
 }
