@@ -7,9 +7,8 @@
 //! read. Logs stay under the engine's 4 KiB head probe, where every rewrite is detectable by
 //! contract.
 
-use bgtail::judge::{Dialect, Judge, ReadInput, Rules};
+use bgtail::judge::{content_lines_of, Dialect, Judge, ReadInput, Rules};
 use bgtail::source::MemoryLog;
-use bgtail::view::View;
 use bgtail::{ExactEngine, Limits, Request, Tail};
 use proptest::prelude::*;
 
@@ -171,13 +170,7 @@ impl Oracle {
             .get(&t.id)
             .expect("a bookmark after a read")
             .coverage;
-        let view = View::scan(
-            0,
-            self.log.bytes().len() as u64,
-            self.log.bytes().to_vec(),
-            usize::MAX,
-        );
-        for (offset, end) in view.extents() {
+        for (offset, end) in content_lines_of(self.log.bytes()) {
             let terminated = end as usize <= self.log.bytes().len()
                 && self.log.bytes()[..end as usize].ends_with(b"\n");
             if coverage.covers(offset, end) {
@@ -221,11 +214,12 @@ fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64) {
         oracle.check_read(&mut t, 200, false, None);
     }
     let bytes = oracle.log.bytes();
-    let view = View::scan(0, bytes.len() as u64, bytes.to_vec(), usize::MAX);
-    let partial = oracle.running && !bytes.ends_with(b"\n");
-    let complete = view.lines.len()
-        - usize::from(partial && !view.lines.is_empty() && !view.lines.last().unwrap().terminated);
-    for (offset, end) in view.extents().take(complete) {
+    let lines = content_lines_of(bytes);
+    // The last segment, unterminated, is partial while the job runs.
+    let partial = oracle.running
+        && lines.last().is_some_and(|l| l.1 == bytes.len() as u64)
+        && !bytes.ends_with(b"\n");
+    for &(offset, end) in &lines[..lines.len() - usize::from(partial)] {
         assert!(
             oracle
                 .judge

@@ -34,7 +34,7 @@ mod literal;
 mod text;
 mod truth;
 
-pub use truth::settled_end;
+pub use truth::{content_lines_of, settled_end};
 
 pub use text::Dialect;
 

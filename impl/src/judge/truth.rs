@@ -88,6 +88,16 @@ pub fn settled_end(log: &[u8], running: bool) -> u64 {
     }
 }
 
+/// Every content line of `log` as `(offset, end)`, oldest first, by the contract's definition
+/// (the unterminated last segment too, when it is one: whether it is partial depends on the
+/// job). What a harness checks delivery against, written apart from the engines' line
+/// splitter.
+pub fn content_lines_of(log: &[u8]) -> Vec<(u64, u64)> {
+    content_lines(log, 0)
+        .map(|l| (l.start as u64, l.end as u64))
+        .collect()
+}
+
 /// A content line of the log, by byte offsets: `start..text_end` its text, `end` one past its
 /// `\n` (or the log's end, for the unterminated last segment).
 struct Line {
