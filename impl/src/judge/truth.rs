@@ -32,6 +32,7 @@ impl Truth {
     pub fn of(log: &[u8], request: &Request, limits: &Limits) -> Truth {
         let len = log.len() as u64;
         let origin = len - len.min(clamp_window(request.bytes, limits));
+        let origin = line_bound_start(log, origin as usize, limits.scan_lines_max) as u64;
         let cut_at_start = origin > 0 && log[origin as usize - 1] != b'\n';
         let lines: Vec<Line> = content_lines(log, origin as usize)
             .filter(|l| !(cut_at_start && l.start == origin as usize))
@@ -85,6 +86,22 @@ pub fn settled_end(log: &[u8], running: bool) -> u64 {
             .map_or(0, |i| i as u64 + 1)
     } else {
         log.len() as u64
+    }
+}
+
+/// Where the view starts once the line bound has cut it (the reference's `boundScanLines`,
+/// which both engines keep: "only the last N lines of the view were scanned"): just after the
+/// `max`-th `\n` counted back from the log's end, when anything of the view lies before that
+/// `\n`; else at `origin`. The cut falls after a `\n`, so it cuts no line.
+fn line_bound_start(log: &[u8], origin: usize, max: usize) -> usize {
+    let newlines = log[origin..]
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|&(_, &b)| b == b'\n');
+    match newlines.map(|(i, _)| i).nth(max.saturating_sub(1)) {
+        Some(i) if i > 0 && max > 0 => origin + i + 1,
+        _ => origin,
     }
 }
 
