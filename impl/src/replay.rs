@@ -8,7 +8,6 @@ use crate::details::Details;
 use crate::js::utf16_len;
 use crate::source::MemoryLog;
 use crate::trace::{Event, Trace};
-use crate::view::View;
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -233,10 +232,9 @@ impl Audit {
     /// The tally once the trace has ended with the log at `bytes`.
     pub fn finish(mut self, bytes: &[u8]) -> Tally {
         self.tally.lines_lost = self.hidden.len() as u64;
-        let final_view = View::scan(0, bytes.len() as u64, bytes.to_vec(), usize::MAX);
         let continues = self.judge.continues(bytes, self.files);
-        self.tally.lines_never_shown = final_view
-            .extents()
+        self.tally.lines_never_shown = crate::judge::content_lines_of(bytes)
+            .into_iter()
             .filter(|k| !continues || self.judge.delivered().binary_search(k).is_err())
             .count() as u64;
         self.tally

@@ -246,6 +246,10 @@ mod tests {
     fn content_lines_skip_blank_and_wrapper_lines_and_crlf() {
         let v = view("a\r\n\n  \n__BGRUN_EXIT__=0\nb\rc\nd");
         assert_eq!(texts(&v), vec!["a", "b\rc", "d"]);
+        assert_eq!(
+            v.extents().collect::<Vec<_>>(),
+            [(0, 3), (24, 28), (28, 29)]
+        );
         assert!(v.lines[1].terminated && !v.lines[2].terminated);
         assert_eq!(v.lines[0].end, 3);
         assert!(!v.exited());
