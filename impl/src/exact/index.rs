@@ -189,7 +189,9 @@ mod tests {
     #[test]
     fn floor_ceil_and_get() {
         let mut ix = LineIndex::default();
+        assert!(ix.is_empty());
         ix.insert(mark(10, 1, 1));
+        assert!(!ix.is_empty());
         ix.insert(mark(0, 0, 0));
         ix.insert(mark(30, 4, 6));
         assert_eq!(ix.floor(9).unwrap().offset, 0);
