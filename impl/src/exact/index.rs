@@ -198,6 +198,35 @@ mod tests {
         assert_eq!(ix.floor(10).unwrap().offset, 10);
         assert_eq!(ix.ceil(11).unwrap().offset, 30);
         assert!(ix.ceil(31).is_none() && ix.get(11).is_none());
+        // At a mark's own offset, each finds that mark.
+        assert_eq!(ix.ceil(10).unwrap().offset, 10);
+        assert_eq!(ix.get(10), Some(mark(10, 1, 1)));
+    }
+
+    #[test]
+    fn a_mark_that_contradicts_the_others_poisons_the_index() {
+        let mut ix = LineIndex::default();
+        ix.insert(mark(0, 0, 0));
+        ix.insert(mark(30, 4, 6));
+        // Between its neighbours, in order; and the same mark again.
+        ix.insert(mark(10, 1, 1));
+        ix.insert(mark(10, 1, 1));
+        assert!(!ix.is_poisoned());
+        let poisoned_by = |m: Mark| {
+            let mut ix = ix.clone();
+            ix.insert(m);
+            ix.is_poisoned()
+        };
+        // Another count at a known offset.
+        assert!(poisoned_by(mark(10, 2, 2)));
+        // No newline since the mark before (lines may stay: blank lines are not content).
+        assert!(poisoned_by(mark(20, 1, 1)));
+        assert!(!poisoned_by(mark(20, 1, 2)));
+        assert!(poisoned_by(mark(20, 0, 2)));
+        // More lines than the mark after, or as many newlines.
+        assert!(poisoned_by(mark(20, 5, 5)));
+        assert!(poisoned_by(mark(20, 2, 6)));
+        assert!(!poisoned_by(mark(20, 4, 5)));
     }
 
     #[test]
