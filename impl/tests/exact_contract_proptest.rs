@@ -7,7 +7,7 @@
 //! read. Logs stay under the engine's 4 KiB head probe, where every rewrite is detectable by
 //! contract.
 
-use bgtail::judge::{content_lines_of, Dialect, Judge, ReadInput, Rules};
+use bgtail::judge::{content_lines_of, line_bound_start, Dialect, Judge, ReadInput, Rules};
 use bgtail::source::MemoryLog;
 use bgtail::{ExactEngine, Limits, Request, Tail};
 use proptest::prelude::*;
@@ -188,16 +188,6 @@ impl Oracle {
     }
 }
 
-/// Where the line bound starts the view of the whole log: after the `max`-th `\n` from the
-/// end, when anything lies before it (the reference's `boundScanLines`).
-fn line_bound_start(bytes: &[u8], max: usize) -> u64 {
-    let mut newlines = bytes.iter().enumerate().rev().filter(|&(_, &b)| b == b'\n');
-    match newlines.nth(max - 1) {
-        Some((i, _)) if i > 0 => i as u64 + 1,
-        _ => 0,
-    }
-}
-
 /// One case: `ops` applied in order, each read judged, then 200 reads of the whole log that
 /// must deliver every complete line the line bound leaves in the view.
 fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64, scan_lines_max: usize) {
@@ -230,7 +220,7 @@ fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64, scan_lines_max: usiz
     let partial = oracle.running
         && lines.last().is_some_and(|l| l.1 == bytes.len() as u64)
         && !bytes.ends_with(b"\n");
-    let bound = line_bound_start(bytes, scan_lines_max);
+    let bound = line_bound_start(bytes, 0, scan_lines_max) as u64;
     for &(offset, end) in &lines[..lines.len() - usize::from(partial)] {
         if offset < bound {
             continue;

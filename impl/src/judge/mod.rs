@@ -34,7 +34,7 @@ mod literal;
 mod text;
 mod truth;
 
-pub use truth::{content_lines_of, settled_end};
+pub use truth::{content_lines_of, line_bound_start, settled_end};
 
 pub use text::Dialect;
 

@@ -93,7 +93,7 @@ pub fn settled_end(log: &[u8], running: bool) -> u64 {
 /// which both engines keep: "only the last N lines of the view were scanned"): just after the
 /// `max`-th `\n` counted back from the log's end, when anything of the view lies before that
 /// `\n`; else at `origin`. The cut falls after a `\n`, so it cuts no line.
-fn line_bound_start(log: &[u8], origin: usize, max: usize) -> usize {
+pub fn line_bound_start(log: &[u8], origin: usize, max: usize) -> usize {
     let newlines = log[origin..]
         .iter()
         .enumerate()
