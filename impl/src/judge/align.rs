@@ -15,7 +15,6 @@ use super::{Anomaly, AnomalyKind, LineRef};
 use crate::condense::build_emissions;
 use crate::js::{truncate_utf16, utf16_len};
 use crate::limits::Limits;
-use std::collections::HashMap;
 
 /// The lines a body carries.
 #[derive(Debug, Default)]
@@ -43,8 +42,18 @@ struct Printed<'a> {
     /// emission strips (false and 0 in a raw body).
     capped: Vec<bool>,
     escapes: Vec<u64>,
-    by_printed: HashMap<String, Vec<usize>>,
-    by_clean: HashMap<String, Vec<usize>>,
+    /// The window's line indices ordered by (`printed`, index): the lines printing one text
+    /// are one ascending slice, found by binary search (no key is copied or hashed).
+    by_printed: Vec<usize>,
+    /// The same, by `clean`.
+    by_clean: Vec<usize>,
+}
+
+/// Which of a line's texts an index orders by.
+#[derive(Clone, Copy)]
+enum Key {
+    Printed,
+    Clean,
 }
 
 impl<'a> Printed<'a> {
@@ -52,7 +61,6 @@ impl<'a> Printed<'a> {
         let style = dialect.style();
         let (mut printed, mut clean, mut run) = (Vec::new(), Vec::new(), Vec::new());
         let (mut capped, mut escapes) = (Vec::new(), Vec::new());
-        let (mut by_printed, mut by_clean) = (HashMap::new(), HashMap::new());
         for (k, text) in truth.texts.iter().enumerate() {
             let i = truth.window_start + k;
             let c = style.clean(text).0;
@@ -68,11 +76,11 @@ impl<'a> Printed<'a> {
             };
             let same = k > 0 && clean[k - 1] == c && Some(i) != truth.partial();
             run.push(if same { run[k - 1] + 1 } else { 1 });
-            by_printed.entry(p.clone()).or_insert_with(Vec::new).push(i);
-            by_clean.entry(c.clone()).or_insert_with(Vec::new).push(i);
             printed.push(p);
             clean.push(c);
         }
+        let by_printed = sorted_by(&printed, truth.window_start);
+        let by_clean = sorted_by(&clean, truth.window_start);
         Printed {
             truth,
             printed,
@@ -83,6 +91,18 @@ impl<'a> Printed<'a> {
             by_printed,
             by_clean,
         }
+    }
+
+    /// The window lines whose `key` text is `text`, ascending.
+    fn printing(&self, key: Key, text: &str) -> &[usize] {
+        let (index, texts) = match key {
+            Key::Printed => (&self.by_printed, &self.printed),
+            Key::Clean => (&self.by_clean, &self.clean),
+        };
+        let at = |i: usize| texts[i - self.truth.window_start].as_str();
+        let from = index.partition_point(|&i| at(i) < text);
+        let to = from + index[from..].partition_point(|&i| at(i) == text);
+        &index[from..to]
     }
 
     fn run_at(&self, i: usize) -> usize {
@@ -103,12 +123,11 @@ impl<'a> Printed<'a> {
     /// one the engine claims.
     fn newest_below(
         &self,
-        candidates: Option<&Vec<usize>>,
+        list: &[usize],
         cursor: usize,
         claimed: &[bool],
         fits: impl Fn(usize) -> bool,
     ) -> Option<usize> {
-        let list = candidates?;
         let below = &list[..list.partition_point(|&i| i < cursor.min(self.truth.complete))];
         let mut fitting = below.iter().rev().copied().filter(|&i| fits(i));
         let first = fitting.next()?;
@@ -128,11 +147,12 @@ impl<'a> Printed<'a> {
     ) -> Option<(usize, usize)> {
         let (head, count) = rsplit_once(line.strip_suffix(']')?, "  [x")?;
         let n: usize = count.parse().ok().filter(|&n| n >= 2)?;
-        let key_map = match dialect {
-            Dialect::Exact => &self.by_printed,
-            Dialect::Upstream => &self.by_clean,
+        let key = match dialect {
+            Dialect::Exact => Key::Printed,
+            Dialect::Upstream => Key::Clean,
         };
-        let end = self.newest_below(key_map.get(head), cursor, claimed, |i| self.run_at(i) >= n)?;
+        let candidates = self.printing(key, head);
+        let end = self.newest_below(candidates, cursor, claimed, |i| self.run_at(i) >= n)?;
         Some((end + 1 - n, end))
     }
 
@@ -156,6 +176,14 @@ impl<'a> Printed<'a> {
                 })
             })
     }
+}
+
+/// The absolute indices `base + k` of `texts`, ordered by (`texts[k]`, index).
+fn sorted_by(texts: &[String], base: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    // Stable: equal texts keep ascending indices.
+    order.sort_by(|&a, &b| texts[a].cmp(&texts[b]));
+    order.into_iter().map(|k| base + k).collect()
 }
 
 /// Matches `body` (newest last) to the window of `truth`. `claimed[i]` says whether the
@@ -193,7 +221,8 @@ pub(crate) fn align(
             }
             continue;
         }
-        let plain = printed.newest_below(printed.by_printed.get(line), cursor, claimed, |_| true);
+        let same = printed.printing(Key::Printed, line);
+        let plain = printed.newest_below(same, cursor, claimed, |_| true);
         let found = plain
             .map(|i| (i, i))
             .or_else(|| {
