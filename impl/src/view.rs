@@ -129,32 +129,39 @@ impl View {
         }
     }
 
-    /// The cap upstream's wrapper recorded in the final exit marker, if any: the first
-    /// ` truncated=` followed by digits anywhere in that line (` truncated=x truncated=7` is 7),
-    /// read as JavaScript's `parseInt` reads it: a double, so past 2^53 it rounds, past 2^64 it
-    /// does not saturate, and past ~1.8e308 it is infinite.
+    /// The wrapper's exit marker, when it is the log's last non-blank line: the job has
+    /// finished.
+    pub fn exit_line(&self) -> Option<Cow<'_, str>> {
+        self.last_nonblank_segment()
+            .filter(|s| s.starts_with(EXIT_MARKER))
+    }
+
+    /// The cap upstream's wrapper recorded in the final exit marker, if any: see [`cap_of`].
     pub fn truncated_at(&self) -> Option<f64> {
-        const LABEL: &str = " truncated=";
-        let last = self.last_nonblank_segment()?;
-        if !last.starts_with(EXIT_MARKER) {
-            return None;
-        }
-        last.match_indices(LABEL).find_map(|(at, _)| {
-            let after = &last[at + LABEL.len()..];
-            let digits = &after[..after
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(after.len())];
-            // Rust's parse rounds correctly to the nearest double and overflows to infinity,
-            // as JavaScript's does.
-            (!digits.is_empty()).then(|| digits.parse::<f64>().expect("ASCII digits parse"))
-        })
+        cap_of(&self.exit_line()?)
     }
 
     /// Whether the log ends with the wrapper's exit marker: the job has finished.
     pub fn exited(&self) -> bool {
-        self.last_nonblank_segment()
-            .is_some_and(|s| s.starts_with(EXIT_MARKER))
+        self.exit_line().is_some()
     }
+}
+
+/// The cap an exit marker line records: the first ` truncated=` followed by digits anywhere
+/// in it (` truncated=x truncated=7` is 7), read as JavaScript's `parseInt` reads it: a
+/// double, so past 2^53 it rounds, past 2^64 it does not saturate, and past ~1.8e308 it is
+/// infinite.
+pub fn cap_of(exit_line: &str) -> Option<f64> {
+    const LABEL: &str = " truncated=";
+    exit_line.match_indices(LABEL).find_map(|(at, _)| {
+        let after = &exit_line[at + LABEL.len()..];
+        let digits = &after[..after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len())];
+        // Rust's parse rounds correctly to the nearest double and overflows to infinity, as
+        // JavaScript's does.
+        (!digits.is_empty()).then(|| digits.parse::<f64>().expect("ASCII digits parse"))
+    })
 }
 
 fn push_if_content(

@@ -131,8 +131,7 @@ pub(crate) fn respond(
     } else {
         ReadKind::NothingNew
     };
-    let truncated_at = scan.view.truncated_at();
-    let details = details(job, request, window, &counts, &sel.notes, truncated_at);
+    let details = details(job, request, window, &counts, &sel.notes, scan.truncated_at);
     let extent = |i: usize| {
         let l = &scan.view.lines[i];
         (scan.view.offset(l), scan.view.end_offset(l))
@@ -566,7 +565,7 @@ fn status(n: &Numbers, partial_pending: bool) -> String {
 /// bound.
 fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) {
     let view = &scan.view;
-    if let Some(cap) = view.truncated_at() {
+    if let Some(cap) = scan.truncated_at {
         text.push_str(&crate::api::cap_note(cap));
     }
     if scan.origin > 0 {

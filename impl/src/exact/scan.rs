@@ -33,7 +33,7 @@
 use super::index::{count_lines, LineIndex, Mark};
 use crate::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
-use crate::view::{is_content, line_text, View};
+use crate::view::{cap_of, is_content, line_text, View};
 
 /// The largest piece read at once, so that counting a large view keeps little in memory.
 const MAX_PIECE: u64 = 1 << 20;
@@ -54,6 +54,8 @@ pub(crate) struct Scan {
     pub window_start: usize,
     /// Whether the job may still write to the log's last line.
     pub still_writing: bool,
+    /// The cap the wrapper's exit marker recorded, if the log ends with one that does.
+    pub truncated_at: Option<f64>,
     /// Line numbers for `[first, tail)`, when the tail does not reach the view's start.
     pub above: Option<Above>,
     /// The index after this read's counting, and the numbers at the tail's first line start
@@ -254,8 +256,12 @@ impl Scanner<'_> {
         };
         // A line still being written is partial only while the job may write: the exit
         // marker, or the caller's word, says it has finished. The tail holds the log's last
-        // non-blank line, which is where the marker would be.
-        let still_writing = running && !view.exited();
+        // non-blank line, which is where the marker would be; it is looked for once a read.
+        let (exited, truncated_at) = match view.exit_line() {
+            Some(line) => (true, cap_of(&line)),
+            None => (false, None),
+        };
+        let still_writing = running && !exited;
         let partial = match view.lines.last() {
             Some(l) if !l.terminated && still_writing => Some(view.lines.len() - 1),
             _ => None,
@@ -270,6 +276,7 @@ impl Scanner<'_> {
             partial,
             window_start,
             still_writing,
+            truncated_at,
             above,
             index,
             tail_mark,
