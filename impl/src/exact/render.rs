@@ -7,6 +7,7 @@ use crate::condense::{build_emissions, common_notes, Emission, Style};
 use crate::details::Details;
 use crate::js::{format_bytes, group_thousands, plural, utf16_len};
 use crate::limits::Limits;
+use std::fmt::Write as _;
 
 /// Where a read starts from: the bookmark's memory, or a fresh one.
 pub(crate) struct Start {
@@ -459,6 +460,9 @@ fn add_notes(request: &Request, n: &Numbers, forgotten: u64, sel: &mut Selection
 /// The text: the header (or the status line when nothing is new) and the body, the notes,
 /// then the notes about the log itself (its cap, the view, the line bound). A raw read's reset
 /// note goes first among the notes. Returns the text and where its body is.
+///
+/// Every part is written into the text in place (`push_fmt`): the model renders a reply for
+/// every read it explores, and a `format!` per part cost it an allocation and a copy each.
 #[allow(clippy::too_many_arguments)]
 fn compose(
     limits: &Limits,
@@ -471,12 +475,8 @@ fn compose(
     partial_pending: bool,
 ) -> (String, std::ops::Range<usize>) {
     let reset = start.reset.map(reset_words);
-    let prefix = match reset {
-        Some(words) => format!("{words}, so the bookmark starts over: "),
-        None if !n.continuing => "first read: ".to_owned(),
-        None => String::new(),
-    };
-    let mut text = String::new();
+    let body_len = sel.body.as_ref().map_or(0, String::len);
+    let mut text = String::with_capacity(body_len + 256);
     let mut body_range = 0..0;
     match (&sel.body, request.raw) {
         (Some(body), true) => {
@@ -490,75 +490,111 @@ fn compose(
             }
         }
         (Some(body), false) => {
-            text.push_str(&format!(
-                "{prefix}{} — {}\n",
-                header_what(sel, n),
-                n.log_words
-            ));
+            push_prefix(&mut text, reset, n);
+            push_header_what(&mut text, sel, n);
+            push_fmt(&mut text, format_args!(" — {}\n", n.log_words));
             body_range = text.len()..text.len() + body.len();
             text.push_str(body);
         }
-        (None, _) => text.push_str(&format!("{prefix}{}", status(n, partial_pending))),
+        (None, _) => {
+            push_prefix(&mut text, reset, n);
+            push_status(&mut text, n, partial_pending);
+        }
     }
     if !sel.notes.is_empty() {
-        text.push_str(&format!("\n\n({})", sel.notes.join("; ")));
+        text.push_str("\n\n(");
+        push_joined(&mut text, sel.notes.iter().map(String::as_str));
+        text.push(')');
     }
     push_log_notes(&mut text, limits, window, scan);
     (text, body_range)
 }
 
+/// Appends formatted text (writing into a `String` cannot fail).
+fn push_fmt(text: &mut String, args: std::fmt::Arguments<'_>) {
+    text.write_fmt(args).expect("a String takes any text");
+}
+
+/// Appends the notes joined by `"; "`.
+fn push_joined<'a>(text: &mut String, parts: impl Iterator<Item = &'a str>) {
+    for (k, part) in parts.enumerate() {
+        if k > 0 {
+            text.push_str("; ");
+        }
+        text.push_str(part);
+    }
+}
+
+/// What a condensed text starts with: why the bookmark starts over, or that this is the first
+/// read, or nothing when continuing.
+fn push_prefix(text: &mut String, reset: Option<&str>, n: &Numbers) {
+    match reset {
+        Some(words) => push_fmt(text, format_args!("{words}, so the bookmark starts over: ")),
+        None if !n.continuing => text.push_str("first read: "),
+        None => {}
+    }
+}
+
 /// What a condensed header says the text carries: new and earlier lines when continuing, else
-/// how many lines; and a partial line.
-fn header_what(sel: &Selection, n: &Numbers) -> String {
+/// how many lines; and a partial line. The parts are joined by `", "`.
+fn push_header_what(text: &mut String, sel: &Selection, n: &Numbers) {
     let shown = sel.shown_complete.len() as u64;
     let (new_shown, new_lines, earlier) = (n.new_shown, n.new_lines, n.earlier_shown);
-    let mut what: Vec<String> = Vec::new();
+    let mut first = true;
+    let mut part = |text: &mut String, args: std::fmt::Arguments<'_>| {
+        if !std::mem::take(&mut first) {
+            text.push_str(", ");
+        }
+        push_fmt(text, args);
+    };
     if n.continuing {
         if new_shown > 0 && new_shown < new_lines {
-            what.push(format!("+{new_shown} of {new_lines} new lines"));
+            part(text, format_args!("+{new_shown} of {new_lines} new lines"));
         } else if new_shown > 0 {
-            what.push(format!(
-                "+{new_shown} new {}",
-                plural(new_shown, "line", "lines")
-            ));
+            let noun = plural(new_shown, "line", "lines");
+            part(text, format_args!("+{new_shown} new {noun}"));
         }
         if earlier > 0 {
-            what.push(format!(
-                "{earlier} earlier {} not shown before",
-                plural(earlier, "line", "lines")
-            ));
+            let noun = plural(earlier, "line", "lines");
+            part(
+                text,
+                format_args!("{earlier} earlier {noun} not shown before"),
+            );
         }
     } else if shown > 0 || !sel.partial_shown {
-        what.push(format!("{shown} {}", plural(shown, "line", "lines")));
+        part(
+            text,
+            format_args!("{shown} {}", plural(shown, "line", "lines")),
+        );
     }
     if sel.partial_shown {
-        what.push("a partial line".into());
+        part(text, format_args!("a partial line"));
     }
-    what.join(", ")
 }
 
 /// The status of a reply with nothing to show: the log's size, the lines above never shown
 /// and the `lines` that reaches them, a partial line still being written.
-fn status(n: &Numbers, partial_pending: bool) -> String {
-    let above = match n.newest_unseen {
-        Some(newest) => format!(
-            "; {} earlier {} never shown — lines: {} reaches the newest",
-            n.unseen_above,
-            plural(n.unseen_above, "line", "lines"),
-            n.counted - newest
-        ),
-        None => String::new(),
-    };
-    let writing = if partial_pending {
-        "; the last line is still being written"
-    } else {
-        ""
-    };
+fn push_status(text: &mut String, n: &Numbers, partial_pending: bool) {
     if n.counted == 0 {
-        format!("(empty log — {}{writing})", n.log_words)
+        push_fmt(text, format_args!("(empty log — {}", n.log_words));
     } else {
-        format!("(no new lines — {}{above}{writing})", n.log_words)
+        push_fmt(text, format_args!("(no new lines — {}", n.log_words));
+        if let Some(newest) = n.newest_unseen {
+            push_fmt(
+                text,
+                format_args!(
+                    "; {} earlier {} never shown — lines: {} reaches the newest",
+                    n.unseen_above,
+                    plural(n.unseen_above, "line", "lines"),
+                    n.counted - newest
+                ),
+            );
+        }
     }
+    if partial_pending {
+        text.push_str("; the last line is still being written");
+    }
+    text.push(')');
 }
 
 /// The notes about the log itself: the wrapper's cap, a view smaller than the log, the line
@@ -569,7 +605,7 @@ fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) 
         text.push_str(&crate::api::cap_note(cap));
     }
     if scan.origin > 0 {
-        text.push_str(&format!(
+        push_fmt(text, format_args!(
             "\n\n(view: the last {} of {} — earlier lines are not counted; pass a larger `bytes` (max {}) to reach them)",
             format_bytes(window as f64),
             format_bytes(view.size as f64),
@@ -577,10 +613,13 @@ fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) 
         ));
     }
     if scan.line_bound_hit {
-        text.push_str(&format!(
-            "\n\n(only the last {} lines of the view were scanned)",
-            group_thousands(limits.scan_lines_max as u64)
-        ));
+        push_fmt(
+            text,
+            format_args!(
+                "\n\n(only the last {} lines of the view were scanned)",
+                group_thousands(limits.scan_lines_max as u64)
+            ),
+        );
     }
 }
 
