@@ -25,7 +25,6 @@ use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Request, ShippedEngin
 use stateright::{Model, Property};
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::io::Write as _;
 
 pub use bgtail::judge::Flags as ReplyVerdict;
 
@@ -485,11 +484,11 @@ pub fn push_line_text(
     variant: bool,
     limits: &Limits,
 ) {
-    let c = if variant { 't' } else { 's' };
+    let c = if variant { b't' } else { b's' };
     match kind {
-        LineKind::Short => write!(bytes, "{c}{index}").expect("a Vec takes every write"),
+        LineKind::Short => push_name(bytes, c, index),
         LineKind::Long => {
-            write!(bytes, "{c}{index}").expect("a Vec takes every write");
+            push_name(bytes, c, index);
             bytes.resize(bytes.len() + limits.line_cap + 2, b'x');
         }
         LineKind::Repeated => bytes.extend_from_slice(if variant { b"Again" } else { b"again" }),
@@ -513,7 +512,25 @@ pub fn partial_text(index: usize, variant: bool) -> String {
 
 /// Appends [`partial_text`] to `bytes`.
 fn push_partial_text(bytes: &mut Vec<u8>, index: usize, variant: bool) {
-    write!(bytes, "{}{index}", if variant { 'q' } else { 'p' }).expect("a Vec takes every write");
+    push_name(bytes, if variant { b'q' } else { b'p' }, index);
+}
+
+/// Appends a letter and `index` in decimal (`s12`), without the formatting machinery: the
+/// model writes every line of its log on every transition.
+fn push_name(bytes: &mut Vec<u8>, letter: u8, index: usize) {
+    bytes.push(letter);
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    bytes.extend_from_slice(&digits[at..]);
 }
 pub const PARTIAL_REST: &str = "-done";
 
@@ -924,5 +941,25 @@ mod bound_tests {
         let mut config = ModelConfig::issue_28_gap();
         config.max_lines = 65;
         TailModel::exact(config);
+    }
+}
+
+#[cfg(test)]
+mod line_text_tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_named_by_their_kind_variant_and_index() {
+        let limits = Limits::default();
+        assert_eq!(line_text(0, LineKind::Short, false, &limits), "s0");
+        assert_eq!(line_text(12, LineKind::Short, true, &limits), "t12");
+        assert_eq!(
+            line_text(usize::MAX, LineKind::Short, false, &limits),
+            format!("s{}", usize::MAX)
+        );
+        let long = line_text(7, LineKind::Long, false, &limits);
+        assert_eq!(long, format!("s7{}", "x".repeat(limits.line_cap + 2)));
+        assert_eq!(partial_text(30, false), "p30");
+        assert_eq!(partial_text(4, true), "q4");
     }
 }
