@@ -148,6 +148,30 @@ fn a_log_that_shrinks_between_size_and_read_keeps_what_was_read() {
     }
 }
 
+/// The same race when the tail is read in pieces (cargo-mutants, stop 25: the first piece
+/// coming back short must not be taken for the whole view, which starts before it).
+#[test]
+fn a_log_that_shrinks_while_its_tail_is_read_in_pieces_keeps_what_it_still_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "shrink.log", b"one\ntwo\nthree\n");
+    let src = ShrinksAfterStat {
+        file: FileLog::open(&p).unwrap(),
+        path: &p,
+    };
+    let job = bgtail::Job {
+        id: "job-1-1",
+        path: p.to_str().unwrap(),
+    };
+    let mut limits = bgtail::Limits::default();
+    // Pieces of 4 bytes: the first one asked for, bytes 10..14, is past the file's new end.
+    limits.tail_chunk = 4;
+    let r = ExactEngine::new(limits)
+        .read(&mut Default::default(), job, &src, &Request::lines(5))
+        .unwrap();
+    assert_eq!(r.text, "first read: 1 line — log at 1 line\none");
+    assert_eq!(r.counts.total_lines, Some(1));
+}
+
 #[test]
 fn missing_and_unreadable_logs_are_error_replies() {
     let dir = tempfile::tempdir().unwrap();
