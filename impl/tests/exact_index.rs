@@ -222,6 +222,31 @@ fn the_line_cut_by_the_view_start_counts_against_the_line_bound() {
     run_case(&ops, 1, 1, 29);
 }
 
+/// Found with 6,000 cases (stop 25: the mutant that numbers a whole view's first line start
+/// from the index even when the 14-line bound cut the view): the index must start over there,
+/// or the last read's reply differs from the one counted from scratch.
+#[test]
+fn a_view_the_line_bound_cut_starts_the_index_over() {
+    use Op::{Append, Finish, Read};
+    let read = |lines| Read {
+        lines,
+        raw: false,
+        bytes: None,
+    };
+    let ops = [
+        Append(vec![4]),
+        Append(vec![1]),
+        Finish,
+        Append(vec![2, 2, 2, 2]),
+        read(None),
+        Append(vec![0, 1, 1, 0, 0, 0, 1, 0]),
+        read(None),
+        Append(vec![2, 0]),
+        read(Some(1)),
+    ];
+    run_case(&ops, 1, 126, 14);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
