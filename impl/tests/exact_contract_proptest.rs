@@ -286,7 +286,7 @@ fn covered_lines_above_the_tail_are_numbered_at_their_boundaries() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn exact_engine_keeps_the_contract(
