@@ -112,35 +112,43 @@ impl LogSource for ShrinksAfterStat<'_> {
     }
 }
 
+/// Runs `read` on `one\ntwo\nthree\n`, cut to `one\n` right after its size is taken; the
+/// log's path is passed for reads after the race.
+fn read_while_it_shrinks<R>(read: impl FnOnce(&dyn LogSource, bgtail::Job<'_>, &Path) -> R) -> R {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(dir.path(), "shrink.log", b"one\ntwo\nthree\n");
+    let src = ShrinksAfterStat {
+        file: FileLog::open(&p).unwrap(),
+        path: &p,
+    };
+    let job = bgtail::Job {
+        id: "job-1-1",
+        path: p.to_str().unwrap(),
+    };
+    read(&src, job, &p)
+}
+
 #[test]
 fn a_log_that_shrinks_between_size_and_read_keeps_what_was_read() {
     for exact in [false, true] {
-        let dir = tempfile::tempdir().unwrap();
-        let p = write(dir.path(), "shrink.log", b"one\ntwo\nthree\n");
-        let src = ShrinksAfterStat {
-            file: FileLog::open(&p).unwrap(),
-            path: &p,
-        };
-        let job = bgtail::Job {
-            id: "job-1-1",
-            path: p.to_str().unwrap(),
-        };
-        let r = if exact {
-            let e = ExactEngine::default();
-            let mut s = Default::default();
-            let r = e.read(&mut s, job, &src, &Request::lines(5)).unwrap();
-            // The next read sees the smaller file and starts a new generation.
-            let again = e
-                .read(&mut s, job, open_log(&p).as_ref(), &Request::lines(5))
-                .unwrap();
-            assert_eq!(again.reset, Some(ResetReason::Shrank));
-            assert_eq!(again.text, "the log shrank since the last read, so the bookmark starts over: 1 line — log at 1 line\none");
-            r
-        } else {
-            ShippedEngine::default()
-                .read(&mut Default::default(), job, &src, &Request::lines(5))
-                .unwrap()
-        };
+        let r = read_while_it_shrinks(|src, job, p| {
+            if exact {
+                let e = ExactEngine::default();
+                let mut s = Default::default();
+                let r = e.read(&mut s, job, src, &Request::lines(5)).unwrap();
+                // The next read sees the smaller file and starts a new generation.
+                let again = e
+                    .read(&mut s, job, open_log(p).as_ref(), &Request::lines(5))
+                    .unwrap();
+                assert_eq!(again.reset, Some(ResetReason::Shrank));
+                assert_eq!(again.text, "the log shrank since the last read, so the bookmark starts over: 1 line — log at 1 line\none");
+                r
+            } else {
+                ShippedEngine::default()
+                    .read(&mut Default::default(), job, src, &Request::lines(5))
+                    .unwrap()
+            }
+        });
         assert!(!r.is_error);
         // Only what the file still held; the exact engine then reads the head for its
         // fingerprint too, and finds the same four bytes.
@@ -152,22 +160,14 @@ fn a_log_that_shrinks_between_size_and_read_keeps_what_was_read() {
 /// coming back short must not be taken for the whole view, which starts before it).
 #[test]
 fn a_log_that_shrinks_while_its_tail_is_read_in_pieces_keeps_what_it_still_holds() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "shrink.log", b"one\ntwo\nthree\n");
-    let src = ShrinksAfterStat {
-        file: FileLog::open(&p).unwrap(),
-        path: &p,
-    };
-    let job = bgtail::Job {
-        id: "job-1-1",
-        path: p.to_str().unwrap(),
-    };
     let mut limits = bgtail::Limits::default();
     // Pieces of 4 bytes: the first one asked for, bytes 10..14, is past the file's new end.
     limits.tail_chunk = 4;
-    let r = ExactEngine::new(limits)
-        .read(&mut Default::default(), job, &src, &Request::lines(5))
-        .unwrap();
+    let r = read_while_it_shrinks(|src, job, _| {
+        ExactEngine::new(limits)
+            .read(&mut Default::default(), job, src, &Request::lines(5))
+            .unwrap()
+    });
     assert_eq!(r.text, "first read: 1 line — log at 1 line\none");
     assert_eq!(r.counts.total_lines, Some(1));
 }
