@@ -166,18 +166,22 @@ fn run_case(ops: &[Op], chunk: u64, spacing: u64, scan_lines_max: usize) {
     }
 }
 
+/// A condensed read of `lines` (the default when `None`) over a view of `bytes`.
+fn read(lines: Option<u16>, bytes: Option<u16>) -> Op {
+    Op::Read {
+        lines,
+        raw: false,
+        bytes,
+    }
+}
+
 /// Found by the proptest once it ran 4,000 cases (stop 25's cargo-mutants run of `scan.rs`
 /// left alive, against 300, the mutant that takes the cheap count from a mark before the view
 /// when the line bound cuts one line below it, `+ 1` turned `- 1`): under a 35-line bound the
 /// last read's view is cut by its start, and the bound cuts exactly where the count must stop.
 #[test]
 fn a_view_cut_by_its_start_and_by_the_line_bound_counts_as_from_scratch() {
-    use Op::{Append, Partial, Read, Truncate};
-    let read = |lines, bytes| Read {
-        lines,
-        raw: false,
-        bytes,
-    };
+    use Op::{Append, Partial, Truncate};
     let ops = [
         Append(vec![4, 0, 1, 2, 0, 5, 2, 3, 2, 2]),
         Append(vec![1, 4, 1]),
@@ -203,12 +207,7 @@ fn a_view_cut_by_its_start_and_by_the_line_bound_counts_as_from_scratch() {
 /// view, and the reply leaves out that only the last 29 lines were scanned.
 #[test]
 fn the_line_cut_by_the_view_start_counts_against_the_line_bound() {
-    use Op::{Append, Read};
-    let read = |lines, bytes| Read {
-        lines,
-        raw: false,
-        bytes,
-    };
+    use Op::Append;
     let ops = [
         Append(vec![1, 0, 2]),
         Append(vec![2, 2, 2, 2, 2, 2, 2, 2, 2]),
@@ -227,22 +226,17 @@ fn the_line_cut_by_the_view_start_counts_against_the_line_bound() {
 /// or the last read's reply differs from the one counted from scratch.
 #[test]
 fn a_view_the_line_bound_cut_starts_the_index_over() {
-    use Op::{Append, Finish, Read};
-    let read = |lines| Read {
-        lines,
-        raw: false,
-        bytes: None,
-    };
+    use Op::{Append, Finish};
     let ops = [
         Append(vec![4]),
         Append(vec![1]),
         Finish,
         Append(vec![2, 2, 2, 2]),
-        read(None),
+        read(None, None),
         Append(vec![0, 1, 1, 0, 0, 0, 1, 0]),
-        read(None),
+        read(None, None),
         Append(vec![2, 0]),
-        read(Some(1)),
+        read(Some(1), None),
     ];
     run_case(&ops, 1, 126, 14);
 }
