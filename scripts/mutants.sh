@@ -9,7 +9,7 @@
 #   scripts/mutants.sh impl/src/exact/index.rs  # the files named
 #   scripts/mutants.sh --fast [FILE…]           # the test of .cargo/mutants-fast.toml: without
 #                                               # the any-length check the induction covers
-#                                               # (a missed mutant ~45 s instead of ~150 s)
+#                                               # (a missed mutant ~55 s instead of ~130 s)
 #   scripts/mutants.sh --own-tests               # then: the mutants the model missed, against
 #                                                # bgtail's own test suite (a timeout is a hang
 #                                                # the model saw: no reply)

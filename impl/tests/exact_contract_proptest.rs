@@ -261,10 +261,10 @@ fn a_line_covered_when_the_job_had_finished_is_uncovered_once_it_is_partial_agai
 }
 
 /// Found by the proptest once it ran 4,000 cases (stop 25's cargo-mutants run of `scan.rs`
-/// left `Scanner::mark_coverage` doing nothing alive against 400): the second read covers
-/// lines above the third read's tail, and the third numbers them from the index. Without a
-/// mark at each coverage boundary it numbers them from an earlier mark and states one line
-/// too many as never shown (a dishonest count).
+/// left `Scanner::mark_coverage` doing nothing alive against 400): the last read numbers
+/// covered lines above its tail from the index. Without a mark at each coverage boundary it
+/// numbers them from an earlier mark, and the judge finds a dishonest count (in the case first
+/// found, one line too many stated as never shown).
 #[test]
 fn covered_lines_above_the_tail_are_numbered_at_their_boundaries() {
     use Piece::{Ansi, Unique, Wrapper};

@@ -178,7 +178,8 @@ fn read(lines: Option<u16>, bytes: Option<u16>) -> Op {
 /// Found by the proptest once it ran 4,000 cases (stop 25's cargo-mutants run of `scan.rs`
 /// left alive, against 300, the mutant that takes the cheap count from a mark before the view
 /// when the line bound cuts one line below it, `+ 1` turned `- 1`): under a 35-line bound the
-/// last read's view is cut by its start, and the bound cuts exactly where the count must stop.
+/// last read's view (753 bytes of a longer log) is cut by its start; with the mutant, that
+/// read's reply differs from the one read from the whole view.
 #[test]
 fn a_view_cut_by_its_start_and_by_the_line_bound_counts_as_from_scratch() {
     use Op::{Append, Partial, Truncate};
@@ -204,7 +205,8 @@ fn a_view_cut_by_its_start_and_by_the_line_bound_counts_as_from_scratch() {
 
 /// The same boundary from the other side (found with 6,000 cases): without the view start's
 /// cut line counted (`+ 1` dropped), the cheap count is taken where the 29-line bound cuts the
-/// view, and the reply leaves out that only the last 29 lines were scanned.
+/// view (in the case first found, the reply left out that only the last 29 lines were
+/// scanned).
 #[test]
 fn the_line_cut_by_the_view_start_counts_against_the_line_bound() {
     use Op::Append;
@@ -223,7 +225,7 @@ fn the_line_cut_by_the_view_start_counts_against_the_line_bound() {
 
 /// Found with 6,000 cases (stop 25: the mutant that numbers a whole view's first line start
 /// from the index even when the 14-line bound cut the view): the index must start over there,
-/// or the last read's reply differs from the one counted from scratch.
+/// or the last read's reply differs from the other engines'.
 #[test]
 fn a_view_the_line_bound_cut_starts_the_index_over() {
     use Op::{Append, Finish};
