@@ -66,7 +66,21 @@ impl View {
     /// Cuts `buf` (read at `origin` of a log of `size` bytes) into lines, scanning at most the
     /// last `scan_lines_max` lines (upstream's `boundScanLines`).
     pub fn scan(origin: u64, size: u64, buf: Vec<u8>, scan_lines_max: usize) -> View {
-        let (scan_start, line_bound_hit) = line_bound(&buf, scan_lines_max);
+        View::scan_with_lead(origin, size, buf, 0, scan_lines_max)
+    }
+
+    /// [`View::scan`] of a `buf` whose first `lead` bytes lie before the view (the exact
+    /// engine reads the byte before it, to tell whether a line starts where the view does).
+    /// They are no content of the view: the line bound cuts only when some of the view lies
+    /// before its `scan_lines_max`-th `\n`, as upstream's does on the view alone.
+    pub fn scan_with_lead(
+        origin: u64,
+        size: u64,
+        buf: Vec<u8>,
+        lead: usize,
+        scan_lines_max: usize,
+    ) -> View {
+        let (scan_start, line_bound_hit) = line_bound(&buf, lead, scan_lines_max);
         let mut lines = Vec::new();
         let mut pos = scan_start;
         for nl in memchr_iter(b'\n', &buf[scan_start..]).map(|i| i + scan_start) {
@@ -213,13 +227,13 @@ fn is_blank(text: &[u8]) -> bool {
 }
 
 /// Where upstream's line bound starts scanning: after the `max`-th newline from the end, when
-/// there is still content before it.
-fn line_bound(buf: &[u8], max: usize) -> (usize, bool) {
+/// there is still content of the view before it (past the `lead` bytes before the view).
+fn line_bound(buf: &[u8], lead: usize, max: usize) -> (usize, bool) {
     let mut seen = 0;
     for i in memrchr_iter(b'\n', buf) {
         seen += 1;
         if seen == max {
-            return if i > 0 { (i + 1, true) } else { (0, false) };
+            return if i > lead { (i + 1, true) } else { (0, false) };
         }
     }
     (0, false)
@@ -293,6 +307,19 @@ mod tests {
         let v = View::scan(0, 5, b"1\n2\n3".to_vec(), 3);
         assert!(!v.line_bound_hit);
         assert_eq!(texts(&v), vec!["1", "2", "3"]);
+    }
+
+    #[test]
+    fn bytes_before_the_view_are_no_content_for_the_line_bound() {
+        // The view is "\n2\n3\n" after one byte before it: its 3rd `\n` from the end is its
+        // first byte, with nothing of the view before it, so the bound cuts nothing.
+        let v = View::scan_with_lead(0, 7, b"1\n2\n3\n".to_vec(), 1, 3);
+        assert!(!v.line_bound_hit);
+        // Read from the view's start alone, the byte before it would count as content.
+        assert!(View::scan(0, 7, b"1\n2\n3\n".to_vec(), 3).line_bound_hit);
+        let v = View::scan_with_lead(0, 8, b"1\nx\n2\n3\n".to_vec(), 1, 3);
+        assert!(v.line_bound_hit);
+        assert_eq!(texts(&v), vec!["2", "3"]);
     }
 
     #[test]

@@ -293,7 +293,8 @@ impl Scanner<'_> {
         origin: u64,
         index: &mut LineIndex,
     ) -> (View, Option<Mark>) {
-        let mut view = View::scan(read_from, size, buf, self.limits.scan_lines_max);
+        let lead = (origin - read_from) as usize;
+        let mut view = View::scan_with_lead(read_from, size, buf, lead, self.limits.scan_lines_max);
         if origin > 0 && view.lines.first().is_some_and(|l| l.start == 0) {
             view.lines.remove(0);
         }
@@ -595,10 +596,12 @@ impl Scanner<'_> {
             if cur.offset <= down_to {
                 return Ok((cur, Stop::Enough, marks));
             }
-            // The `\n` ending the previous line, at `cur.offset − 1`, lies in upstream's view
-            // buffer (which starts at `read_from`).
+            // The `\n` ending the previous line, at `cur.offset − 1`, lies in the view (the
+            // line at `origin` returned above). Upstream's bound cuts there when some of its
+            // view — which starts at `origin`, not at the byte before it that this engine
+            // reads — lies before that `\n`.
             seen += 1;
-            if seen >= max && cur.offset - 1 > read_from {
+            if seen >= max && cur.offset - 1 > origin {
                 return Ok((cur, Stop::LineBound, marks));
             }
             // Search `[lo, search_end)` for the `\n` before it, reading further back as needed.
