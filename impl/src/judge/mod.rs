@@ -31,6 +31,7 @@
 
 mod align;
 mod literal;
+mod statements;
 mod text;
 mod truth;
 
@@ -419,6 +420,9 @@ impl Judge {
             self.judge_condensed(rules, &read, &parsed, input, &mut v);
         }
         self.judge_counts(&read, &rules.limits, first || v.new_generation, &mut v);
+        if rules.dialect == Dialect::Exact {
+            self.judge_statements(rules, &read, &parsed, input, first, &mut v);
+        }
         v.flags.partial_completed = self.completes_partial(&v.delivered);
         self.record(&truth, &aligned, &claimed, input);
         // Anomalies found while matching set their flags too.
@@ -711,6 +715,47 @@ impl Judge {
                 "none",
             ));
         }
+    }
+
+    /// The exact engine's statements beyond its counts (see `statements`).
+    fn judge_statements(
+        &self,
+        rules: &Rules,
+        read: &Read<'_>,
+        parsed: &Parsed<'_>,
+        input: &ReadInput<'_>,
+        first: bool,
+        v: &mut Verdict,
+    ) {
+        let Read {
+            truth,
+            claimed,
+            aligned,
+            ..
+        } = *read;
+        let form = if input.request.raw {
+            statements::Form::Raw
+        } else if parsed.status.is_some() {
+            statements::Form::Status
+        } else {
+            statements::Form::Header
+        };
+        let delivered: Vec<bool> = (0..truth.complete)
+            .map(|i| {
+                self.was_delivered(truth.spans[i]) || aligned.complete.binary_search(&i).is_ok()
+            })
+            .collect();
+        let facts = statements::Facts {
+            truth,
+            request: input.request,
+            limits: &rules.limits,
+            form,
+            first,
+            partial_carried: aligned.partial,
+            delivered: &delivered,
+            trusted: !self.forgot && !claimed.forgot,
+        };
+        statements::check(claimed, &facts, v);
     }
 
     /// Records what the reply delivered and what the log was.

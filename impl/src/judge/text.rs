@@ -174,6 +174,48 @@ pub(crate) struct Claimed {
     /// stripped", "N repeated-line runs collapsed", "N long lines truncated to C chars"):
     /// each 0 when a condensed reply of the exact engine leaves its note out.
     pub condensing: Option<Condensing>,
+    /// What the exact engine's text says besides these numbers (default for upstream's).
+    pub stated: Stated,
+}
+
+/// What a `bgtail-exact-1` text says besides the counts of [`Claimed`]: where a read stands,
+/// the partial line, the `lines` that reach lines not shown, and the notes about the view.
+/// Each is `false` or `None` when the text does not say it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Stated {
+    /// The header or status opens with "first read: ".
+    pub first_read: bool,
+    /// Whether the header's or status's line count names the log ("log at T lines") or only
+    /// the view ("T lines in view"); `None` when it counted only part of the view.
+    pub names_log: Option<bool>,
+    /// The header says the text carries "a partial line".
+    pub partial_in_header: bool,
+    /// A note says the last line, carried, is still being written ("… it is shown again once
+    /// complete").
+    pub partial_note: bool,
+    /// A note says a partial last line did not fit the budget.
+    pub partial_crowded_out: bool,
+    /// The status says the last line is still being written.
+    pub still_writing: bool,
+    /// "N skipped lines above this window — lines: R reaches them": `(N, R)`.
+    pub skipped: Option<(u64, Option<u64>)>,
+    /// The status's "lines: R reaches the newest" (of the lines above never shown).
+    pub unseen_reach: Option<u64>,
+    /// The left-out note's budget ("by the B-char budget") and the read it says returns the
+    /// lines ("lines: N", or "the same `lines`").
+    pub left_out_by: Option<(Option<u64>, String)>,
+    /// The view note's words for the window and the log's size.
+    pub view: Option<ViewNote>,
+    /// The line bound's note: "only the last N lines of the view were scanned".
+    pub scanned: Option<u64>,
+}
+
+/// "view: the last W of S — …", in its words. (The largest view the note names too is the
+/// engine's setting, which an engine in another process does not declare.)
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ViewNote {
+    pub window: String,
+    pub size: String,
 }
 
 /// What condensing did to a reply's lines: escape sequences stripped, runs folded, lines cut
@@ -195,6 +237,14 @@ fn leading_number(s: &str) -> Option<(u64, &str)> {
     let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let n = s[..digits].parse().ok()?;
     Some((n, &s[digits..]))
+}
+
+/// How the status says a partial line is there and unchanged since a reply carried it.
+const STILL_WRITING: &str = "the last line is still being written";
+
+/// The first number after `word` in `s` (`"— lines: 9 reaches them"`, `"lines: "` → 9).
+fn number_after(s: &str, word: &str) -> Option<u64> {
+    split_once(s, word).and_then(|(_, rest)| leading_number(rest).map(|(n, _)| n))
 }
 
 /// The number just before `word` in `s` (`"log at 13 lines"`, `"13 lines"` → 13).
@@ -229,11 +279,14 @@ impl Claimed {
             let inner = status.trim_start_matches('(').trim_end_matches(')');
             let mut parts = split(inner, "; ");
             let log_words = parts.next().unwrap_or_default();
-            self.total = exact_total(split(log_words, " — ").nth(1).unwrap_or_default());
+            self.read_log_words(split(log_words, " — ").nth(1).unwrap_or_default());
             self.unseen_above = Some(0);
             for part in parts {
                 if let Some(u) = number_before(part, " earlier line") {
                     self.unseen_above = Some(u);
+                    self.stated.unseen_reach = number_after(part, "lines: ");
+                } else if part == STILL_WRITING {
+                    self.stated.still_writing = true;
                 }
             }
             self.shown = Some(0);
@@ -248,7 +301,7 @@ impl Claimed {
         let header = self.strip_exact_prefix(header);
         let continuing = !first && !self.reset;
         let (what, log_words) = rsplit_once(header, " — ").unwrap_or((header, ""));
-        self.total = exact_total(log_words);
+        self.read_log_words(log_words);
         self.left_out.get_or_insert(0);
         if continuing {
             self.new_shown = Some(0);
@@ -264,6 +317,8 @@ impl Claimed {
                 };
             } else if contains(part, " earlier line") {
                 self.earlier_shown = number_before(part, " earlier line");
+            } else if part == "a partial line" {
+                self.stated.partial_in_header = true;
             } else if !continuing {
                 if let Some((n, _)) = leading_number(part) {
                     self.shown = Some(n);
@@ -272,9 +327,17 @@ impl Claimed {
         }
     }
 
+    /// The log's size in words: its line count, and whether they name the log or the view.
+    fn read_log_words(&mut self, log_words: &str) {
+        self.total = exact_total(log_words);
+        // A count that stopped at the tail names neither ("… in the last 16 KiB …").
+        self.stated.names_log = self.total.map(|_| log_words.starts_with("log at "));
+    }
+
     /// A header or status without its "first read: " or reset prefix (noting the reset).
     fn strip_exact_prefix<'a>(&mut self, line: &'a str) -> &'a str {
         if let Some(rest) = line.strip_prefix("first read: ") {
+            self.stated.first_read = true;
             return rest;
         }
         match split_once(line, ", so the bookmark starts over: ") {
@@ -297,10 +360,42 @@ impl Claimed {
             c.cap = number_before(cap, " chars");
         } else if contains(part, " left out by the ") {
             self.left_out = number_before(part, " older line");
+            let again = split_once(part, " — the next read with ")
+                .map_or("", |(_, rest)| rest.trim_end_matches(" returns them"));
+            self.stated.left_out_by = Some((number_before(part, "-char budget"), again.into()));
         } else if part.starts_with("bookmark full: forgot the ") {
             self.forgot = true;
         } else if let Some(reason) = part.strip_suffix(", so the bookmark started over") {
             self.reset_because(reason);
+        } else {
+            self.read_exact_statement(part);
+        }
+    }
+
+    /// The notes that state no count of [`Claimed`]'s: lines skipped above the window, the
+    /// partial line, the view and the line bound.
+    fn read_exact_statement(&mut self, part: &str) {
+        let stated = &mut self.stated;
+        if contains(part, " above this window — lines: ") {
+            let count = leading_number(part).map_or(0, |(n, _)| n);
+            stated.skipped = Some((count, number_after(part, "lines: ")));
+        } else if part == "it is shown again once complete" {
+            stated.partial_note = true;
+        } else if part.starts_with("a partial last line is being written") {
+            stated.partial_crowded_out = true;
+        } else if let Some(rest) = part.strip_prefix("view: the last ") {
+            let (window, rest) = split_once(rest, " of ").unwrap_or((rest, ""));
+            let size = split_once(rest, " — ").map_or(rest, |(size, _)| size);
+            stated.view = Some(ViewNote {
+                window: window.into(),
+                size: size.into(),
+            });
+        } else if let Some(rest) = part.strip_prefix("only the last ") {
+            let digits: String = rest
+                .chars()
+                .take_while(|&c| c.is_ascii_digit() || c == ',')
+                .collect();
+            stated.scanned = digits.replace(',', "").parse().ok();
         }
     }
 

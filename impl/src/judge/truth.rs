@@ -25,14 +25,18 @@ pub(crate) struct Truth {
     /// Where the complete lines end: a line starting here or later at the next read is new then
     /// (a line completed since counts as new: it started after the last complete line).
     pub settled: u64,
+    /// Where the view starts (the log's length less the window), before the line bound.
+    pub origin: u64,
+    /// Whether the line bound cut the view (the reference's `boundScanLines`).
+    pub bound_hit: bool,
 }
 
 impl Truth {
     /// The log `log` as a read with `request` sees it under `limits`.
     pub fn of(log: &[u8], request: &Request, limits: &Limits) -> Truth {
         let len = log.len() as u64;
-        let origin = len - len.min(clamp_window(request.bytes, limits));
-        let origin = line_bound_start(log, origin as usize, limits.scan_lines_max) as u64;
+        let view_origin = len - len.min(clamp_window(request.bytes, limits));
+        let origin = line_bound_start(log, view_origin as usize, limits.scan_lines_max) as u64;
         let cut_at_start = origin > 0 && log[origin as usize - 1] != b'\n';
         let lines: Vec<Line> = content_lines(log, origin as usize)
             .filter(|l| !(cut_at_start && l.start == origin as usize))
@@ -56,6 +60,8 @@ impl Truth {
             texts,
             len,
             settled,
+            origin: view_origin,
+            bound_hit: origin != view_origin,
         }
     }
 
