@@ -26,11 +26,13 @@ fn a_partial_line_is_shown_marked_and_shown_again_once_complete() {
         "first read: 2 lines, a partial line — log at 2 lines\na\nb\npart\n\n(the last line is still being written; it is shown again once complete)"
     );
     assert!(r.shown.last().unwrap().partial);
+    assert_eq!(r.kind, ReadKind::First);
     let r = read(&mut t, &log, running(10));
     assert_eq!(
         r.text, "(no new lines — log at 2 lines; the last line is still being written)",
         "an unchanged partial line is not sent on every poll"
     );
+    assert_eq!(r.kind, ReadKind::NothingNew);
     log.append(b"ia");
     let r = read(&mut t, &log, running(10));
     assert_eq!(
@@ -40,8 +42,38 @@ fn a_partial_line_is_shown_marked_and_shown_again_once_complete() {
     log.append(b"l done\nc\n");
     let r = read(&mut t, &log, running(10));
     assert_eq!(r.text, "+2 new lines — log at 4 lines\npartial done\nc");
+    assert_eq!(r.kind, ReadKind::Delta);
     let r = read(&mut t, &log, running(10));
     assert_eq!(r.kind, ReadKind::NothingNew);
+}
+
+/// The newest complete line has the budget first; a partial line it crowds out is offered
+/// again on the next read, though it has not grown (cargo-mutants, stop 26: a reply that
+/// recorded the crowded-out line as seen left it waiting until it grew).
+#[test]
+fn a_partial_line_the_budget_crowded_out_is_offered_on_the_next_read() {
+    let mut limits = Limits::default();
+    // The least budget a 40-char cap allows: 30 + 1 and 40 + 1 units do not fit together.
+    limits.text_budget = 71;
+    limits.line_cap = 40;
+    let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
+    let log = log_of(&format!("{}\n{}", "c".repeat(30), "p".repeat(40)));
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(
+        r.text,
+        format!(
+            "first read: 1 line — log at 1 line\n{}\n\n(a partial last line is being written; it did not fit the budget this time)",
+            "c".repeat(30)
+        )
+    );
+    let r = read(&mut t, &log, running(10));
+    assert_eq!(
+        r.text,
+        format!(
+            "a partial line — log at 1 line\n{}\n\n(the last line is still being written; it is shown again once complete)",
+            "p".repeat(40)
+        )
+    );
 }
 
 #[test]

@@ -21,9 +21,11 @@
 //!   generation, unless the engine said it forgot coverage.
 //! - **honest counts**: every number the text states is the truth — in the exact engine's
 //!   text that includes its condensing notes (escape sequences stripped, runs collapsed,
-//!   lines truncated and the cap), where a note left out says 0 — the reset is reported
-//!   exactly when a new generation began, every body line is a line of the window or a
-//!   documented marker, and the engine's claimed ranges are what the text carries.
+//!   lines truncated and the cap), where a note left out says 0, and its other statements
+//!   (`statements`: "first read", the partial line, the `lines` that reach lines never shown,
+//!   the left-out note's budget and `lines`, the view and line-bound notes) — the reset is
+//!   reported exactly when a new generation began, every body line is a line of the window or
+//!   a documented marker, and the engine's claimed ranges are what the text carries.
 //! - **bounded output**: a condensed body fits the budget.
 //!
 //! Linear in the log and the reply: one scan of the view, one hash of the log, one pass over
