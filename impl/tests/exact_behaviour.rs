@@ -195,8 +195,23 @@ fn a_raw_read_adds_to_coverage_and_never_clears_it() {
     read(&mut t, &log, Request::lines(3));
     let r = read(&mut t, &log, Request::lines(6).raw());
     assert_eq!(r.text, "line-5\nline-6\nline-7\nline-8\nline-9\nline-10");
+    assert_eq!(r.body, 0..r.text.len(), "the raw lines are the body");
     let r = read(&mut t, &log, Request::lines(6));
     assert_eq!(r.kind, ReadKind::NothingNew);
+}
+
+/// A raw read's body is its lines, the partial one too, and nothing when the log has none
+/// (the "(empty log)" it prints is no line of the log). cargo-mutants (stop 26): no check
+/// read `Reply::body` of a raw read.
+#[test]
+fn a_raw_reads_body_is_its_lines_and_empty_without_any() {
+    let raw = |log: &str, request: Request| {
+        let r = read(&mut tail(), &log_of(log), request.raw());
+        (r.text, r.body)
+    };
+    assert_eq!(raw("part", running(3)), ("part".into(), 0..4));
+    assert_eq!(raw("a\n", Request::lines(3)), ("a".into(), 0..1));
+    assert_eq!(raw("", Request::lines(3)), ("(empty log)".into(), 0..0));
 }
 
 #[test]

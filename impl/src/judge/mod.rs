@@ -739,8 +739,10 @@ impl Judge {
             statements::Form::Raw
         } else if parsed.status.is_some() {
             statements::Form::Status
-        } else {
+        } else if parsed.header.is_some() {
             statements::Form::Header
+        } else {
+            statements::Form::Bare
         };
         let delivered: Vec<bool> = (0..truth.complete)
             .map(|i| {

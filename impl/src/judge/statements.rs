@@ -25,6 +25,9 @@ pub(super) enum Form {
     Status,
     /// A verbatim read.
     Raw,
+    /// A condensed reply with neither: the format has none (every condensed reply of the
+    /// exact engine opens with a header or is a status line).
+    Bare,
 }
 
 /// One read's facts, as the statements are checked against them.
@@ -74,9 +77,13 @@ fn yes_no(b: bool) -> &'static str {
     }
 }
 
-/// "first read: " opens a condensed text exactly when no read came before; its line count
-/// names the log ("log at T lines") exactly when the view is the whole log.
+/// A condensed text opens with a header or is a status line; "first read: " opens it exactly
+/// when no read came before; its line count names the log ("log at T lines") exactly when the
+/// view is the whole log.
 fn check_standing(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
+    if facts.form == Form::Bare {
+        wrong("a header or a status line", "one", "neither", v);
+    }
     if facts.form != Form::Raw && stated.first_read != facts.first {
         let what = "\"first read\" (no read came before)";
         wrong(what, yes_no(facts.first), yes_no(stated.first_read), v);
@@ -176,7 +183,7 @@ fn check_reaches(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
                 );
             }
         }
-        Form::Raw => {}
+        Form::Raw | Form::Bare => {}
     }
 }
 
@@ -305,6 +312,12 @@ mod tests {
         let first_again = format!("first read: {right}");
         let found = after_first_read(log, &lines(1.0), &first_again);
         assert_eq!(found, ["\"first read\" (no read came before): not said"]);
+    }
+
+    #[test]
+    fn a_condensed_reply_says_something() {
+        let found = after_first_read(b"a\nb\nc\n", &lines(1.0), "");
+        assert_eq!(found, ["a header or a status line: one"]);
     }
 
     #[test]
