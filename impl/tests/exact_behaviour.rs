@@ -444,3 +444,27 @@ fn a_small_view_is_counted_whole_and_a_large_one_lazily() {
     );
     assert_eq!(total, None);
 }
+
+/// Lines skipped over (never shown, newer than a line shown) are noted under a reply that
+/// carries lines; a "nothing new" status names the lines never shown and the `lines` that
+/// reaches the newest of them, in its own words, without the note (cargo-mutants, stop 26: the
+/// note's condition turned `||` added it to statuses and raw reads, and no check saw it).
+#[test]
+fn skipped_lines_are_noted_under_lines_and_a_status_names_them_once() {
+    let mut t = tail();
+    let mut log = log_of("a\n");
+    read(&mut t, &log, Request::lines(1));
+    log.append(b"b\nc\nd\n");
+    let r = read(&mut t, &log, Request::lines(1));
+    assert_eq!(
+        r.text,
+        "+1 of 3 new lines — log at 4 lines\nd\n\n(2 skipped lines above this window — lines: 3 reaches them)"
+    );
+    let r = read(&mut t, &log, Request::lines(1));
+    assert_eq!(
+        r.text,
+        "(no new lines — log at 4 lines; 2 earlier lines never shown — lines: 2 reaches the newest)"
+    );
+    let r = read(&mut t, &log, Request::lines(1).raw());
+    assert_eq!(r.text, "d");
+}
