@@ -214,6 +214,9 @@ pub(crate) fn align(
     let mut cursor = truth.complete;
     // A gap marker waiting for the older line below it: its count, and the newer line's index.
     let mut gap: Option<(u64, usize)> = None;
+    // Whether a line newer than the next one was matched: the lines between two that the body
+    // carries are then all shown before, and the exact format puts a marker there.
+    let mut newer_matched = out.partial;
     for &line in lines.iter().rev() {
         if let Some(marker) = dialect.marker(line) {
             if let Marker::Gap(n) = marker {
@@ -255,7 +258,18 @@ pub(crate) fn align(
                     format!("{line:?} after a marker of {n}"),
                 ));
             }
+        } else if newer_matched && cursor > last + 1 && dialect == Dialect::Exact && !raw {
+            anomalies.push(Anomaly::new(
+                AnomalyKind::DishonestCount,
+                Some(LineRef::of(truth, last)),
+                format!(
+                    "a marker for the {} lines between the runs",
+                    cursor - last - 1
+                ),
+                format!("{line:?} with no marker after it"),
+            ));
         }
+        newer_matched = true;
         out.complete.extend((first..=last).rev());
         cursor = first;
     }
