@@ -468,3 +468,15 @@ fn skipped_lines_are_noted_under_lines_and_a_status_names_them_once() {
     let r = read(&mut t, &log, Request::lines(1).raw());
     assert_eq!(r.text, "d");
 }
+
+/// A first read that carries only a partial line says so and counts no complete line shown
+/// (cargo-mutants, stop 26: two mutants of the header's condition wrote "0 lines, a partial
+/// line", true but not the format's words, and nothing saw it).
+#[test]
+fn a_first_read_of_only_a_partial_line_names_just_that() {
+    let r = read(&mut tail(), &log_of("part"), running(3));
+    assert_eq!(
+        r.text,
+        "first read: a partial line — log at 0 lines\npart\n\n(the last line is still being written; it is shown again once complete)"
+    );
+}
