@@ -480,3 +480,21 @@ fn a_first_read_of_only_a_partial_line_names_just_that() {
         "first read: a partial line — log at 0 lines\npart\n\n(the last line is still being written; it is shown again once complete)"
     );
 }
+
+/// Emissions that fill the budget exactly, each with its newline, are all shown: the budget
+/// is Σ(length + 1) ≤ `text_budget`, as upstream counts (cargo-mutants, stop 26: `>` → `>=`
+/// in `keep_newest` left the older line out, and no check reached the equality).
+#[test]
+fn lines_that_fill_the_budget_exactly_are_all_shown() {
+    let mut limits = Limits::default();
+    // The least budget a 40-char cap allows; 35 + 1 and 34 + 1 units fill it.
+    limits.text_budget = 71;
+    limits.line_cap = 40;
+    let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
+    let (a, b) = ("a".repeat(35), "b".repeat(34));
+    let r = read(&mut t, &log_of(&format!("{a}\n{b}\n")), Request::lines(10));
+    assert_eq!(
+        r.text,
+        format!("first read: 2 lines — log at 2 lines\n{a}\n{b}")
+    );
+}
