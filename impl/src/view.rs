@@ -315,7 +315,7 @@ mod tests {
         // first byte, with nothing of the view before it, so the bound cuts nothing.
         let v = View::scan_with_lead(0, 7, b"1\n2\n3\n".to_vec(), 1, 3);
         assert!(!v.line_bound_hit);
-        // Read from the view's start alone, the byte before it would count as content.
+        // Without a lead the same bytes are all view, and the `1` before that `\n` is content.
         assert!(View::scan(0, 7, b"1\n2\n3\n".to_vec(), 3).line_bound_hit);
         let v = View::scan_with_lead(0, 8, b"1\nx\n2\n3\n".to_vec(), 1, 3);
         assert!(v.line_bound_hit);

@@ -1,6 +1,7 @@
-//! The exact engine's words beyond its counts, held to the truth: whether a read is the first,
-//! the partial line, the `lines` that reach lines never shown, the left-out note's budget and
-//! `lines`, and the notes about the view and the line bound.
+//! The exact engine's words beyond its counts, held to the truth: that a condensed reply has a
+//! header or a status line, whether a read is the first, whether its line count names the log
+//! or the view, the partial line, the `lines` that reach lines never shown, the left-out
+//! note's budget and `lines`, and the notes about the view and the line bound.
 //!
 //! The contract's "honest counts" asks that every number in a header or note be the truth.
 //! These are the numbers and statements of the `bgtail-exact-1` text that [`Claimed`]'s counts
