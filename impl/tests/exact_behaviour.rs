@@ -10,6 +10,15 @@ fn tail() -> Tail<ExactEngine> {
     Tail::new(ExactEngine::default(), "job-1-1", "/job.log")
 }
 
+/// An engine with a 71-unit budget and a 40-char cap: the least budget that cap allows, so
+/// that a couple of short lines reach it.
+fn narrow_tail() -> Tail<ExactEngine> {
+    let mut limits = Limits::default();
+    limits.text_budget = 71;
+    limits.line_cap = 40;
+    Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log")
+}
+
 fn running(n: u64) -> Request {
     let mut r = Request::lines(n).running(true);
     r.peek = true;
@@ -52,11 +61,8 @@ fn a_partial_line_is_shown_marked_and_shown_again_once_complete() {
 /// recorded the crowded-out line as seen left it waiting until it grew).
 #[test]
 fn a_partial_line_the_budget_crowded_out_is_offered_on_the_next_read() {
-    let mut limits = Limits::default();
-    // The least budget a 40-char cap allows: 30 + 1 and 40 + 1 units do not fit together.
-    limits.text_budget = 71;
-    limits.line_cap = 40;
-    let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
+    // 30 + 1 and 40 + 1 units do not fit together in 71.
+    let mut t = narrow_tail();
     let log = log_of(&format!("{}\n{}", "c".repeat(30), "p".repeat(40)));
     let r = read(&mut t, &log, running(10));
     assert_eq!(
@@ -486,11 +492,8 @@ fn a_first_read_of_only_a_partial_line_names_just_that() {
 /// in `keep_newest` left the older line out, and no check reached the equality).
 #[test]
 fn lines_that_fill_the_budget_exactly_are_all_shown() {
-    let mut limits = Limits::default();
-    // The least budget a 40-char cap allows; 35 + 1 and 34 + 1 units fill it.
-    limits.text_budget = 71;
-    limits.line_cap = 40;
-    let mut t = Tail::new(ExactEngine::new(limits), "job-1-1", "/job.log");
+    // 35 + 1 and 34 + 1 units fill 71.
+    let mut t = narrow_tail();
     let (a, b) = ("a".repeat(35), "b".repeat(34));
     let r = read(&mut t, &log_of(&format!("{a}\n{b}\n")), Request::lines(10));
     assert_eq!(
