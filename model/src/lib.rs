@@ -235,6 +235,20 @@ impl ModelConfig {
         }
     }
 
+    /// Upstream's line bound within reach: CI's second configuration with a bound of 2 `\n`
+    /// bytes, so that a view of 3 lines is cut to the lines after its second-to-last `\n`.
+    /// Blank and wrapper lines make the `\n` bytes the bound counts differ from the content
+    /// lines a reply counts. (At the CI limits' bound of 64 no read of a model's log is cut:
+    /// cargo-mutants showed the engine's bound handling unchecked there, stop 27.)
+    pub fn line_bound() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.scan_lines_max = 2;
+        ModelConfig {
+            limits,
+            ..Self::ci_non_content()
+        }
+    }
+
     /// Issue #28's world: appends and condensed reads of two widths, nothing else. The
     /// shipped engine's gap symptom needs only this.
     pub fn issue_28_gap() -> Self {
@@ -657,7 +671,7 @@ where
     }
 
     fn properties(&self) -> Vec<Property<Self>> {
-        vec![
+        let mut properties = vec![
             Property::always("nothing lost", |_, s: &Self::State| !s.last.lost),
             Property::always("progress", |_, s: &Self::State| !s.last.stalled),
             Property::always("repeats bounded", |_, s: &Self::State| !s.last.repeated),
@@ -679,7 +693,16 @@ where
                 s.last.forgot
             }),
             Property::sometimes("a fold was emitted", |_, s: &Self::State| s.last.folded),
-        ]
+        ];
+        // Only where a log can hold more `\n` bytes than the bound: elsewhere no read can
+        // reach it, and a `sometimes` that cannot be reached would fail every check.
+        if usize::from(self.config.max_lines) > self.config.limits.scan_lines_max {
+            properties.push(Property::sometimes(
+                "upstream's line bound cut the view",
+                |_, s: &Self::State| s.last.bound_cut,
+            ));
+        }
+        properties
     }
 
     fn within_boundary(&self, s: &Self::State) -> bool {

@@ -8,7 +8,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
-use stateright::{Checker, Model};
+use stateright::{Checker, Expectation, Model};
 
 /// Checks the exact engine at `config`: every property holds, every path is reached, and the
 /// space has `unique` states.
@@ -101,4 +101,33 @@ fn the_model_is_bounded_by_its_counters() {
         !model.within_boundary(&state),
         "more lines than max_lines is outside"
     );
+}
+
+/// Upstream's line bound within reach (a bound of 2 `\n` bytes over logs of up to 3 lines,
+/// blank and wrapper lines among them): every guarantee holds on every path, and the bound
+/// cuts the view on a literal one. The budget and the fold are out of reach there — a view
+/// keeps at most the lines after its second-to-last `\n`, one complete line and maybe a
+/// partial one, too little to overflow the budget or to fold — so their `sometimes` are not
+/// asked for; every other one is.
+#[test]
+fn exact_keeps_the_contract_where_upstreams_line_bound_cuts_the_view() {
+    let model = TailModel::exact(ModelConfig::line_bound());
+    let checker = model.checker().threads(2).spawn_bfs().join();
+    let unreachable = ["the budget left lines out", "a fold was emitted"];
+    for property in checker.model().properties() {
+        let found = checker.discovery(property.name).is_some();
+        match property.expectation {
+            Expectation::Always => assert!(!found, "{} broke", property.name),
+            _ if unreachable.contains(&property.name) => {
+                assert!(!found, "{} was reached: ask for it", property.name)
+            }
+            _ => assert!(found, "{} was never reached", property.name),
+        }
+    }
+    // "a\nb\n": two `\n` bytes, so the view starts after the first.
+    checker.assert_discovery(
+        "upstream's line bound cut the view",
+        vec![Append(Short), Append(Short), Read(1)],
+    );
+    assert_eq!(checker.unique_state_count(), 165_042);
 }

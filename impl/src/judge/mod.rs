@@ -214,6 +214,8 @@ pub struct Flags {
     pub forgot: bool,
     /// A body line stood for a folded run.
     pub folded: bool,
+    /// Upstream's line bound cut the view: its oldest lines were not scanned.
+    pub bound_cut: bool,
 }
 
 /// The judge's verdict on one reply.
@@ -393,6 +395,7 @@ impl Judge {
         check_claims(&truth, &claims, &aligned, &mut v);
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
         v.flags.folded = aligned.folded;
+        v.flags.bound_cut = truth.bound_hit;
         v.flags.reset_reported = claimed.reset;
         v.flags.forgot = claimed.forgot;
         self.check_reset_reason(input, &claimed, &mut v);
