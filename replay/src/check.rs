@@ -18,6 +18,10 @@ pub enum Bound {
     Ci,
     /// CI's second: blank and wrapper lines among content lines, 3 lines.
     CiNonContent,
+    /// Upstream's line bound within reach: CI's second, with a bound of 2 `\n` bytes (a
+    /// view keeps one complete line and maybe a partial one, so the budget and the fold are
+    /// out of reach: no path is required).
+    LineBoundCut,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families and kinds over logs of up to 3 lines,
@@ -44,6 +48,7 @@ impl Bound {
         match self {
             Bound::Ci => ModelConfig::ci(),
             Bound::CiNonContent => ModelConfig::ci_non_content(),
+            Bound::LineBoundCut => ModelConfig::line_bound(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),
