@@ -263,6 +263,27 @@ mod tests {
         v.lines.iter().map(|l| v.text(l).into_owned()).collect()
     }
 
+    /// `line_text` is public: the `\r` it strips is part of what it returns, though no
+    /// content test inside bgtail depends on it (a trailing `\r` is whitespace to `trim()`;
+    /// cargo-mutants, stop 27: three mutants of the strip changed no reply).
+    #[test]
+    fn line_text_strips_one_carriage_return_before_the_newline() {
+        assert_eq!(line_text(b"a\r\n", 0, 2), b"a");
+        assert_eq!(line_text(b"x\na\r\r\n", 2, 5), b"a\r");
+        assert_eq!(line_text(b"a\n", 0, 1), b"a");
+        assert_eq!(line_text(b"\n", 0, 0), b"", "an empty line has no byte before its \\n");
+    }
+
+    /// The scan starts after the bound's `\n`, not on it (stop 27: starting on it scans an
+    /// empty segment first, which is no content, so only `scan_start` tells).
+    #[test]
+    fn the_line_bound_starts_the_scan_after_its_newline() {
+        let v = View::scan(0, 6, b"a\nb\nc\n".to_vec(), 2);
+        assert!(v.line_bound_hit);
+        assert_eq!(v.scan_start, 4);
+        assert_eq!(texts(&v), ["c"]);
+    }
+
     #[test]
     fn content_lines_skip_blank_and_wrapper_lines_and_crlf() {
         let v = view("a\r\n\n  \n__BGRUN_EXIT__=0\nb\rc\nd");
