@@ -271,7 +271,11 @@ mod tests {
         assert_eq!(line_text(b"a\r\n", 0, 2), b"a");
         assert_eq!(line_text(b"x\na\r\r\n", 2, 5), b"a\r");
         assert_eq!(line_text(b"a\n", 0, 1), b"a");
-        assert_eq!(line_text(b"\n", 0, 0), b"", "an empty line has no byte before its \\n");
+        assert_eq!(
+            line_text(b"\n", 0, 0),
+            b"",
+            "an empty line has no byte before its \\n"
+        );
     }
 
     /// The scan starts after the bound's `\n`, not on it (stop 27: starting on it scans an
