@@ -236,7 +236,7 @@ impl ModelConfig {
     }
 
     /// Upstream's line bound within reach: CI's second configuration with a bound of 2 `\n`
-    /// bytes, so that a view of 3 lines is cut to the lines after its second-to-last `\n`.
+    /// bytes, so that a view holding two or more is cut to the lines after its second-to-last.
     /// Blank and wrapper lines make the `\n` bytes the bound counts differ from the content
     /// lines a reply counts. (At the CI limits' bound of 64 no read of a model's log is cut:
     /// cargo-mutants showed the engine's bound handling unchecked there, stop 27.)
@@ -694,9 +694,10 @@ where
             }),
             Property::sometimes("a fold was emitted", |_, s: &Self::State| s.last.folded),
         ];
-        // Only where a log can hold more `\n` bytes than the bound: elsewhere no read can
-        // reach it, and a `sometimes` that cannot be reached would fail every check.
-        if usize::from(self.config.max_lines) > self.config.limits.scan_lines_max {
+        // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
+        // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
+        // reached would fail every check.
+        if usize::from(self.config.max_lines) >= self.config.limits.scan_lines_max {
             properties.push(Property::sometimes(
                 "upstream's line bound cut the view",
                 |_, s: &Self::State| s.last.bound_cut,
