@@ -338,10 +338,10 @@ mod tests {
     fn bytes_before_the_view_are_no_content_for_the_line_bound() {
         // The view is "\n2\n3\n" after one byte before it: its 3rd `\n` from the end is its
         // first byte, with nothing of the view before it, so the bound cuts nothing.
-        let v = View::scan_with_lead(0, 7, b"1\n2\n3\n".to_vec(), 1, 3);
+        let v = View::scan_with_lead(0, 6, b"1\n2\n3\n".to_vec(), 1, 3);
         assert!(!v.line_bound_hit);
         // Without a lead the same bytes are all view, and the `1` before that `\n` is content.
-        assert!(View::scan(0, 7, b"1\n2\n3\n".to_vec(), 3).line_bound_hit);
+        assert!(View::scan(0, 6, b"1\n2\n3\n".to_vec(), 3).line_bound_hit);
         let v = View::scan_with_lead(0, 8, b"1\nx\n2\n3\n".to_vec(), 1, 3);
         assert!(v.line_bound_hit);
         assert_eq!(texts(&v), vec!["2", "3"]);
