@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/bgtail
-checkout=${PI_BGRUN_CHECKOUT:-../shared/upstream/pi-bgrun-0.7.1}
+checkout=${PI_BGRUN_CHECKOUT:-${BGTAIL_SHARED:-../shared}/upstream/pi-bgrun-0.7.1}
 ci=(--bound ci --max-lines 3 --max-reads 2)
 run() { "$bin" check "$@" | grep -E "engine, bound|rebuilt"; }
 run --engine exact "${ci[@]}"

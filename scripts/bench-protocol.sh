@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/bgtail
-checkout=${PI_BGRUN_CHECKOUT:-../shared/upstream/pi-bgrun-0.7.1}
+checkout=${PI_BGRUN_CHECKOUT:-${BGTAIL_SHARED:-../shared}/upstream/pi-bgrun-0.7.1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

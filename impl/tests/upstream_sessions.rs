@@ -1,5 +1,6 @@
 //! Fidelity with real recorded sessions: the shipped engine must reproduce, byte for byte,
-//! every bgtail reply that pi-bgrun 0.7.x gave in `shared/upstream-sessions/red-tail-short`.
+//! every bgtail reply that pi-bgrun 0.7.x gave in the recorded sessions
+//! (`upstream-sessions/red-tail-short` among the external inputs: docs/inputs.md).
 //!
 //! The logs are rebuilt from the replies themselves (bgrun-1 and bgrun-2 deliver every content
 //! line exactly once; the README gives the raw positions of the 13 blank lines), grown between
@@ -18,17 +19,12 @@ const BLANK_RAW_LINES: [usize; 13] = [
 ];
 
 fn sessions_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/upstream-sessions/red-tail-short")
+    bgtail_tests::inputs::require(&bgtail_tests::inputs::SESSIONS).join("red-tail-short")
 }
 
 fn load(name: &str) -> PiSession {
     let path = sessions_dir().join(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the shared/ folder must sit beside the checkout)",
-            path.display()
-        )
-    });
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     PiSession::parse(&path.display().to_string(), &text).unwrap()
 }
 

@@ -126,7 +126,8 @@ fn replay_rejects_bad_traces_with_file_line_and_column() {
 #[test]
 fn import_pi_rebuilds_red_tail_short_and_reports_what_it_cannot_replay() {
     let dir = tempfile::tempdir().unwrap();
-    let sessions = repo().join("../shared/upstream-sessions/red-tail-short");
+    let sessions =
+        bgtail_tests::inputs::require(&bgtail_tests::inputs::SESSIONS).join("red-tail-short");
     let out = bgtail(&[
         "import-pi",
         sessions.join("bgrun-1.jsonl").to_str().unwrap(),

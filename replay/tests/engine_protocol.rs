@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::repo;
+use common::{pi_bgrun_engine, repo};
 
 use std::process::{Command, Output};
 
@@ -137,7 +137,7 @@ fn the_shipped_engine_served_over_the_protocol_reproduces_the_corpus() {
 /// sessions (34) and of the pinned upstream-diff traces (13).
 #[test]
 fn pi_bgrun_through_its_adapter_reproduces_the_recorded_replies() {
-    let engine = "cmd:node adapters/pi-bgrun/main.mjs ../shared/upstream/pi-bgrun-0.7.1";
+    let engine = pi_bgrun_engine();
     let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
         .current_dir(repo())
         .args([
@@ -146,7 +146,7 @@ fn pi_bgrun_through_its_adapter_reproduces_the_recorded_replies() {
             "--require",
             "recordings",
             "--engine",
-            engine,
+            &engine,
         ])
         .args(["traces/imported", "traces/upstream-diff"])
         .output()

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::repo;
+use common::{pi_bgrun_engine, repo};
 
 use std::process::Command;
 
@@ -30,8 +30,6 @@ fn bgtail(args: &[&str]) -> (Option<i32>, String) {
 fn served(args: &str) -> String {
     format!("cmd:{} serve {args}", env!("CARGO_BIN_EXE_bgtail"))
 }
-
-const PI_BGRUN: &str = "cmd:node adapters/pi-bgrun/main.mjs ../shared/upstream/pi-bgrun-0.7.1";
 
 /// `N states generated, M unique` and each property's verdict (holds, BROKEN, reached, …)
 /// without the paths, which depend on the search order.
@@ -86,6 +84,7 @@ fn the_served_shipped_engine_breaks_the_same_properties() {
 /// replaying its path from a `reset`.
 #[test]
 fn both_issue_28_symptoms_are_found_in_pi_bgruns_own_code() {
+    let pi_bgrun = pi_bgrun_engine();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().display().to_string();
     for (bound, broken) in [
@@ -93,7 +92,7 @@ fn both_issue_28_symptoms_are_found_in_pi_bgruns_own_code() {
         ("cap", &["nothing lost", "progress", "repeats bounded"]),
     ] {
         let (code, report) = bgtail(&[
-            "check", "--engine", PI_BGRUN, "--bound", bound, "--export", &out,
+            "check", "--engine", &pi_bgrun, "--bound", bound, "--export", &out,
         ]);
         assert_eq!(code, Some(1), "{report}");
         assert!(
@@ -124,6 +123,7 @@ fn both_issue_28_symptoms_are_found_in_pi_bgruns_own_code() {
 
 #[test]
 fn the_pinned_pi_bgrun_counterexamples_replay_with_their_anomalies() {
+    let pi_bgrun = pi_bgrun_engine();
     for (trace, anomaly) in [
         (
             "cmd-pi-bgrun-gap-repeats-bounded",
@@ -133,7 +133,7 @@ fn the_pinned_pi_bgrun_counterexamples_replay_with_their_anomalies() {
         ("cmd-pi-bgrun-cap-progress", "progress: Stalled"),
     ] {
         let path = format!("traces/counterexamples/{trace}.jsonl");
-        for engine in [PI_BGRUN, "shipped"] {
+        for engine in [pi_bgrun.as_str(), "shipped"] {
             let (code, out) =
                 bgtail(&["replay", "--require", "contract", "--engine", engine, &path]);
             assert_eq!(code, Some(1), "{engine} {trace}: {out}");
@@ -228,17 +228,18 @@ fn verify_takes_an_engine_in_another_process() {
         out.contains("lines repeated 0, lines lost 0, dishonest replies 0"),
         "{out}"
     );
+    let pi_bgrun = pi_bgrun_engine();
     let (code, out) = bgtail(&[
         "verify",
         "--skip-model",
         "--engine",
-        PI_BGRUN,
+        &pi_bgrun,
         "--require",
         "recordings",
     ]);
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("fidelity 47/47"), "{out}");
     // Held to the contract as well, upstream fails: #28.
-    let (code, out) = bgtail(&["verify", "--skip-model", "--engine", PI_BGRUN]);
+    let (code, out) = bgtail(&["verify", "--skip-model", "--engine", &pi_bgrun]);
     assert_eq!(code, Some(1), "{out}");
 }

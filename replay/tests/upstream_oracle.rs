@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn checkout() -> PathBuf {
-    repo().join("../shared/upstream/pi-bgrun-0.7.1")
+    bgtail_tests::inputs::require(&bgtail_tests::inputs::PI_BGRUN)
 }
 
 /// Writes `count` generated traces from `seed` on, fills them through the oracle, and returns
