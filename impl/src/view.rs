@@ -263,9 +263,8 @@ mod tests {
         v.lines.iter().map(|l| v.text(l).into_owned()).collect()
     }
 
-    /// `line_text` is public: the `\r` it strips is part of what it returns, though no
-    /// content test inside bgtail depends on it (a trailing `\r` is whitespace to `trim()`;
-    /// cargo-mutants, stop 27: three mutants of the strip changed no reply).
+    /// `line_text` is public: the `\r` it strips is part of what it returns, though no reply
+    /// shows it (a trailing `\r` is whitespace to `trim()`), so only this test holds it.
     #[test]
     fn line_text_strips_one_carriage_return_before_the_newline() {
         assert_eq!(line_text(b"a\r\n", 0, 2), b"a");
@@ -278,8 +277,8 @@ mod tests {
         );
     }
 
-    /// The scan starts after the bound's `\n`, not on it (stop 27: starting on it scans an
-    /// empty segment first, which is no content, so only `scan_start` tells).
+    /// The scan starts after the bound's `\n`, not on it: starting on it scans an empty
+    /// segment first, which is no content, so no reply tells and only `scan_start` does.
     #[test]
     fn the_line_bound_starts_the_scan_after_its_newline() {
         let v = View::scan(0, 6, b"a\nb\nc\n".to_vec(), 2);

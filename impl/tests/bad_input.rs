@@ -156,8 +156,8 @@ fn a_log_that_shrinks_between_size_and_read_keeps_what_was_read() {
     }
 }
 
-/// The same race when the tail is read in pieces (cargo-mutants, stop 25: the first piece
-/// coming back short must not be taken for the whole view, which starts before it).
+/// The same race when the tail is read in pieces: the first piece coming back short must not
+/// be taken for the whole view, which starts before it.
 #[test]
 fn a_log_that_shrinks_while_its_tail_is_read_in_pieces_keeps_what_it_still_holds() {
     let mut limits = bgtail::Limits::default();

@@ -57,8 +57,8 @@ fn a_partial_line_is_shown_marked_and_shown_again_once_complete() {
 }
 
 /// The newest complete line has the budget first; a partial line it crowds out is offered
-/// again on the next read, though it has not grown (cargo-mutants, stop 26: a reply that
-/// recorded the crowded-out line as seen left it waiting until it grew).
+/// again on the next read, though it has not grown: recorded as seen, it would wait until it
+/// grew.
 #[test]
 fn a_partial_line_the_budget_crowded_out_is_offered_on_the_next_read() {
     // 30 + 1 and 40 + 1 units do not fit together in 71.
@@ -207,8 +207,8 @@ fn a_raw_read_adds_to_coverage_and_never_clears_it() {
 }
 
 /// A raw read's body is its lines, the partial one too, and nothing when the log has none
-/// (the "(empty log)" it prints is no line of the log). cargo-mutants (stop 26): no check
-/// read `Reply::body` of a raw read.
+/// (the "(empty log)" it prints is no line of the log). The contract does not bind
+/// `Reply::body`, so the judge does not read it; this test does.
 #[test]
 fn a_raw_reads_body_is_its_lines_and_empty_without_any() {
     let raw = |log: &str, request: Request| {
@@ -453,8 +453,8 @@ fn a_small_view_is_counted_whole_and_a_large_one_lazily() {
 
 /// Lines skipped over (never shown, newer than a line shown) are noted under a reply that
 /// carries lines; a "nothing new" status names the lines never shown and the `lines` that
-/// reaches the newest of them, in its own words, without the note (cargo-mutants, stop 26: the
-/// note's condition turned `||` added it to statuses and raw reads, and no check saw it).
+/// reaches the newest of them, in its own words, without the note: the note on a status or a
+/// raw read would be true, so only this test holds where it goes.
 #[test]
 fn skipped_lines_are_noted_under_lines_and_a_status_names_them_once() {
     let mut t = tail();
@@ -475,9 +475,8 @@ fn skipped_lines_are_noted_under_lines_and_a_status_names_them_once() {
     assert_eq!(r.text, "d");
 }
 
-/// A first read that carries only a partial line says so and counts no complete line shown
-/// (cargo-mutants, stop 26: two mutants of the header's condition wrote "0 lines, a partial
-/// line", true but not the format's words, and nothing saw it).
+/// A first read that carries only a partial line says so and counts no complete line shown:
+/// "0 lines, a partial line" would be true but is not the format's words.
 #[test]
 fn a_first_read_of_only_a_partial_line_names_just_that() {
     let r = read(&mut tail(), &log_of("part"), running(3));
@@ -488,8 +487,7 @@ fn a_first_read_of_only_a_partial_line_names_just_that() {
 }
 
 /// Emissions that fill the budget exactly, each with its newline, are all shown: the budget
-/// is Σ(length + 1) ≤ `text_budget`, as upstream counts (cargo-mutants, stop 26: `>` → `>=`
-/// in `keep_newest` left the older line out, and no check reached the equality).
+/// is Σ(length + 1) ≤ `text_budget`, as upstream counts, and a sum equal to the budget fits.
 #[test]
 fn lines_that_fill_the_budget_exactly_are_all_shown() {
     // 35 + 1 and 34 + 1 units fill 71.

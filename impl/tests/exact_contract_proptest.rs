@@ -260,11 +260,9 @@ fn a_line_covered_when_the_job_had_finished_is_uncovered_once_it_is_partial_agai
     run_case(&ops, 1, 1, 500_000);
 }
 
-/// Found by the proptest once it ran 4,000 cases (stop 25's cargo-mutants run of `scan.rs`
-/// left `Scanner::mark_coverage` doing nothing alive against 400): the last read numbers
-/// covered lines above its tail from the index. Without a mark at each coverage boundary it
-/// numbers them from an earlier mark, and the judge finds a dishonest count (in the case first
-/// found, one line too many stated as never shown).
+/// The last read numbers covered lines above its tail from the index. Without a mark at each
+/// coverage boundary it would number them from an earlier mark, and state one line too many
+/// as never shown: a dishonest count. Random cases reach this only rarely, so it is literal.
 #[test]
 fn covered_lines_above_the_tail_are_numbered_at_their_boundaries() {
     use Piece::{Ansi, Unique, Wrapper};
@@ -285,12 +283,12 @@ fn covered_lines_above_the_tail_are_numbered_at_their_boundaries() {
     run_case(&ops, 1, 25, 500_000);
 }
 
-/// Found by the judge once it read the line bound's note (stop 26): a view of 36 bytes whose
+/// A view that starts at the line bound's newline is not cut: a view of 36 bytes whose
 /// first byte is the 8th `\n` from the log's end. Upstream's bound counts `\n`s in the view
-/// alone, so nothing of the view lies before that one and it cuts nothing; the engine, which
-/// also reads the byte before the view, said "only the last 8 lines of the view were scanned"
-/// — when it scanned the whole view (a 37-byte tail piece), and when it counted back from the
-/// tail (1-byte pieces) for the second read, whose status states the view's line count.
+/// alone, so nothing of the view lies before that one and it cuts nothing. The engine also
+/// reads the byte before the view, and must not take it for content of the view — neither
+/// when it scans the whole view (a 37-byte tail piece) nor when it counts back from the tail
+/// (1-byte pieces) for the second read, whose status states the view's line count.
 #[test]
 fn a_view_that_starts_at_the_line_bounds_newline_is_not_cut() {
     use Piece::{Ansi, Blank, Same, Unique};

@@ -175,11 +175,10 @@ fn read(lines: Option<u16>, bytes: Option<u16>) -> Op {
     }
 }
 
-/// Found by the proptest once it ran 4,000 cases (stop 25's cargo-mutants run of `scan.rs`
-/// left alive, against 300, the mutant that takes the cheap count from a mark before the view
-/// when the line bound cuts one line below it, `+ 1` turned `- 1`): under a 35-line bound the
-/// last read's view (753 bytes of a longer log) is cut by its start; with the mutant, that
-/// read's reply differs from the one read from the whole view.
+/// The cheap count from a mark before the view holds only while the line bound does not cut
+/// the view: under a 35-line bound the last read's view (753 bytes of a longer log) is cut by
+/// its start and by the bound one line below it, and its reply must equal the one read from
+/// the whole view. Random cases reach this only rarely, so it is literal.
 #[test]
 fn a_view_cut_by_its_start_and_by_the_line_bound_counts_as_from_scratch() {
     use Op::{Append, Partial, Truncate};
@@ -223,9 +222,8 @@ fn the_line_cut_by_the_view_start_counts_against_the_line_bound() {
     run_case(&ops, 1, 1, 29);
 }
 
-/// Found with 6,000 cases (stop 25: the mutant that numbers a whole view's first line start
-/// from the index even when the 14-line bound cut the view): the index must start over there,
-/// or the last read's reply differs from the other engines'.
+/// A whole view the 14-line bound cut is numbered afresh, not from the index: the index must
+/// start over there, or the last read's reply differs from the other engines'.
 #[test]
 fn a_view_the_line_bound_cut_starts_the_index_over() {
     use Op::{Append, Finish};

@@ -1,5 +1,5 @@
-//! What a read of the exact engine reads, in bytes: issue 5's targets as regression tests, and
-//! the bytes of every read of eight pinned sequences at small limits (a snapshot: what no
+//! What a read of the exact engine reads, in bytes: the byte targets of docs/bench.md as
+//! regression tests, and the bytes of every read of eight pinned sequences at small limits (a snapshot: what no
 //! reply shows, the line index and the read plan, is checked there). They count bytes, not
 //! time, so they cannot be flaky; the times are the bench's
 //! (`cargo bench -p bgtail --bench read_cost`).

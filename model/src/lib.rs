@@ -238,8 +238,8 @@ impl ModelConfig {
     /// Upstream's line bound within reach: CI's second configuration with a bound of 2 `\n`
     /// bytes, so that a view holding two or more is cut to the lines after its second-to-last.
     /// Blank and wrapper lines make the `\n` bytes the bound counts differ from the content
-    /// lines a reply counts. (At the CI limits' bound of 64 no read of a model's log is cut:
-    /// cargo-mutants showed the engine's bound handling unchecked there, stop 27.)
+    /// lines a reply counts. (At the CI limits' bound of 64 no read of a model's log is cut, so
+    /// the other bounds leave the engine's handling of the line bound unchecked.)
     pub fn line_bound() -> Self {
         let mut limits = Self::tiny_limits();
         limits.scan_lines_max = 2;

@@ -50,7 +50,7 @@ enum Command {
     Record(record::Args),
     /// Turn captured pi sessions into traces.
     ImportPi(import::Args),
-    /// Read a real log with a persistent bookmark (how a harness uses the exact engine today).
+    /// Read a real log with a persistent bookmark (how a harness uses the exact engine from a shell).
     Read(read::Args),
     /// Serve an in-crate engine over the engine-under-test protocol (docs/engine-protocol.md).
     Serve(serve::Args),
