@@ -4,7 +4,7 @@
 //! - [`shipped::ShippedEngine`] reproduces pi-bgrun 0.7.1 byte for byte, including the two
 //!   defects of its issue #28 (a widening repeats lines; the condenser's cap hides the newest
 //!   lines for good).
-//! - [`exact::ExactEngine`] keeps the contract of `design/exact-engine.md`: coverage is what the
+//! - [`exact::ExactEngine`] keeps the contract of `docs/contract.md`: coverage is what the
 //!   caller was really shown, so nothing is lost and nothing still covered is sent again.
 //!
 //! Both are pure: all they remember is their [`Engine::State`], and they see a log only

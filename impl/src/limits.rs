@@ -55,7 +55,7 @@ pub struct Limits {
     pub count_whole_view: bool,
     /// Views of at most this many bytes are counted whole on every read, so that a small
     /// log's reply says `log at N lines` as upstream's does: counting them costs less than
-    /// starting the process (README, Bench). Larger views are counted lazily, as
+    /// starting the process (docs/bench.md). Larger views are counted lazily, as
     /// `count_whole_view` says. Tuning only for the guarantees; absent from a serialized
     /// value means 0, the lazy count everywhere (as traces written before it was added read).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -84,7 +84,7 @@ fn is_zero(n: &u64) -> bool {
 
 /// [`Limits::count_views_up_to`]'s default: 128 KiB. Counting a whole view of this size
 /// costs 0.89× the instructions of the process start (`bgtail --version`), 256 KiB 1.81×
-/// (`scripts/bench-count-threshold.sh`, README's Bench).
+/// (`scripts/bench-count-threshold.sh`, docs/bench.md).
 pub const COUNT_VIEWS_UP_TO: u64 = 128 << 10;
 
 /// Upstream's log ceiling (`DEFAULT_MAX_LOG_BYTES`).

@@ -11,7 +11,7 @@
 //! bound says how many ([`Times`]), so a bound that takes any number of them covers
 //! sequences of every length over its logs.
 //!
-//! The contract's guarantees (`shared/design/exact-engine.md`) are `always` properties; the
+//! The contract's guarantees (`docs/contract.md`) are `always` properties; the
 //! paths they need to be meaningful are `sometimes` properties, so a model that never reaches
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
 //! vacuously.

@@ -7,7 +7,7 @@
 //! `details` with their key order, and error or not.
 //!
 //! Needs node 20 and `npm ci` in `adapters/pi-bgrun` (`.ci/run` does both); without them the
-//! test fails and says so, it never skips. The large run is `--ignored` (see README).
+//! test fails and says so, it never skips. The large run is `--ignored` (docs/fidelity.md).
 
 mod common;
 
@@ -249,7 +249,7 @@ fn shipped_engine_matches_upstreams_own_code() {
     campaign(1_000_000, 300, &Profile::default());
 }
 
-/// The large run (README): `BGTAIL_ORACLE_TRACES` traces (default 9,000, about 55,000 reads).
+/// The large run (docs/fidelity.md): `BGTAIL_ORACLE_TRACES` traces (default 9,000, about 55,000 reads).
 #[test]
 #[ignore = "minutes: the large differential run against upstream's code"]
 fn shipped_engine_matches_upstreams_own_code_at_scale() {

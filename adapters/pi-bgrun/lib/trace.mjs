@@ -1,4 +1,4 @@
-// bgtail's trace format (JSON Lines, version 1; documented in the project's README): read as
+// bgtail's trace format (JSON Lines, version 1; documented in docs/traces.md): read as
 // far as this adapter needs to replay a trace, and written back line by line so that every
 // line it does not fill stays byte for byte as it was.
 

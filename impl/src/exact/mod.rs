@@ -1,6 +1,6 @@
 //! The exact engine: issue #28 fixed, by keeping coverage as what the caller was really shown.
 //!
-//! The contract is `shared/design/exact-engine.md`. In short: lines are identified by their
+//! The contract is `docs/contract.md`. In short: lines are identified by their
 //! byte offset in the current *generation* of the log; coverage is a set of byte ranges built
 //! only from lines a reply carried; a condensed read shows the window's uncovered lines, newest
 //! first within the budget; nothing is ever marked covered that was not shown.

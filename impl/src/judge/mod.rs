@@ -1,4 +1,4 @@
-//! The one judge of the contract (`design/exact-engine.md`): every reply of any engine —
+//! The one judge of the contract (`docs/contract.md`): every reply of any engine —
 //! compiled in, or in another process — judged from its **text** and the log the harness
 //! wrote, never from the engine's own books.
 //!
