@@ -28,7 +28,7 @@ pub struct Request {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "js_number"
+        serialize_with = "crate::js::js_number"
     )]
     pub lines: Option<f64>,
     /// Skip condensing and return the verbatim window.
@@ -38,7 +38,7 @@ pub struct Request {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "js_number"
+        serialize_with = "crate::js::js_number"
     )]
     pub bytes: Option<f64>,
     /// Read the log even though the job is still running (0.8.0).
@@ -50,17 +50,6 @@ pub struct Request {
     /// Seconds since the job started, for the running-job state line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub elapsed_secs: Option<f64>,
-}
-
-/// Writes a number as JavaScript prints it: `40`, not `40.0`.
-pub(crate) fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-    match n {
-        Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
-            s.serialize_i64(*v as i64)
-        }
-        Some(v) => s.serialize_f64(*v),
-        None => s.serialize_none(),
-    }
 }
 
 impl Request {

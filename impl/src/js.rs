@@ -229,6 +229,17 @@ pub fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
+/// Writes a number as JavaScript prints it: `40`, not `40.0`.
+pub(crate) fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
+            s.serialize_i64(*v as i64)
+        }
+        Some(v) => s.serialize_f64(*v),
+        None => s.serialize_none(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,9 @@
 //!
 //! Both are pure: all they remember is their [`Engine::State`], and they see a log only
 //! through [`source::LogSource`]. The crate's I/O is [`source::file`] (positioned reads of a
-//! real log, and a trace event applied to one) and [`state_file`] (bookmarks kept in a file
-//! between calls); the command line and the model live in their own crates.
+//! real log), [`trace::Event::apply_to_file`] (a trace's change made to a real file) and
+//! [`state_file`] (bookmarks kept in a file between calls); the command line and the model
+//! live in their own crates.
 //!
 //! ```no_run
 //! use bgtail::source::open_log;

@@ -89,7 +89,7 @@ pub struct ReadRequest {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::api::js_number"
+        serialize_with = "crate::js::js_number"
     )]
     /// The view in bytes, as the agent's JSON gave it.
     pub bytes: Option<f64>,

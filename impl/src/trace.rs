@@ -16,6 +16,8 @@ use crate::limits::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
 
 /// The format version this code reads and writes.
 pub const VERSION: u32 = 1;
@@ -112,7 +114,7 @@ pub struct Read {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::api::js_number"
+        serialize_with = "crate::js::js_number"
     )]
     /// The view in bytes, as the agent's JSON gave it.
     pub bytes: Option<f64>,
@@ -155,7 +157,7 @@ impl Serialize for JsNumber {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             JsNumber::Null => s.serialize_none(),
-            JsNumber::Value(v) => crate::api::js_number(&Some(*v), s),
+            JsNumber::Value(v) => crate::js::js_number(&Some(*v), s),
         }
     }
 }
@@ -435,6 +437,48 @@ impl Event {
             Event::Remove(_) => log.remove(),
             Event::Exit(e) if e.marker => log.append(exit_marker(e.code).as_bytes()),
             Event::Exit(_) | Event::Read(_) | Event::OtherTool(_) => {}
+        }
+    }
+
+    /// Applies the event's change to the real file at `path`, as [`Event::apply_to`] applies it
+    /// in memory: an append writes at the end (creating a deleted log again), `truncate`
+    /// cuts the same file (nothing to cut when it is gone), `rewrite` rewrites the same file,
+    /// `replace` renames another file over the path, `remove` deletes it, and `exit` appends the
+    /// wrapper's marker unless the trace wrote none. Reads and other tools change nothing.
+    pub fn apply_to_file(&self, path: &Path) -> io::Result<()> {
+        use std::io::Write as _;
+        let bytes = |w: &Write| {
+            w.decode()
+                .map_err(|why| io::Error::new(io::ErrorKind::InvalidData, why))
+        };
+        let append = |data: &[u8]| -> io::Result<()> {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?;
+            f.write_all(data)
+        };
+        match self {
+            Event::Append(w) => append(&bytes(w)?),
+            Event::Truncate(t) => match std::fs::OpenOptions::new().write(true).open(path) {
+                Ok(f) => f.set_len(t.len.min(f.metadata()?.len())),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+                Err(e) => Err(e),
+            },
+            Event::Rewrite(w) => std::fs::write(path, bytes(w)?),
+            Event::Replace(w) => {
+                let mut name = path.as_os_str().to_owned();
+                name.push(".replacement");
+                let next = PathBuf::from(name);
+                std::fs::write(&next, bytes(w)?)?;
+                std::fs::rename(&next, path)
+            }
+            Event::Remove(_) => match std::fs::remove_file(path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            },
+            Event::Exit(e) if e.marker => append(exit_marker(e.code).as_bytes()),
+            Event::Exit(_) | Event::Read(_) | Event::OtherTool(_) => Ok(()),
         }
     }
 

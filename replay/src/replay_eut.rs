@@ -76,7 +76,8 @@ impl Outside {
         let mut running = true;
         let mut reads = Vec::new();
         for (index, event) in trace.events.iter().enumerate() {
-            bgtail::source::file::apply_event(event, &log)
+            event
+                .apply_to_file(&log)
                 .with_context(|| log.display().to_string())?;
             event.apply_to(&mut bytes);
             audit.event(event);

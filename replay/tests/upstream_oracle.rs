@@ -199,7 +199,7 @@ fn through_cli(traces: &[Trace], dir: &Path) -> Vec<Mismatch> {
         let (log, state) = (work.join("job.log"), work.join("state.json"));
         std::fs::write(&log, b"").unwrap();
         for (index, event) in t.events.iter().enumerate() {
-            bgtail::source::file::apply_event(event, &log).unwrap();
+            event.apply_to_file(&log).unwrap();
             let Event::Read(read) = event else { continue };
             let expected = expected(read.expect.as_ref().unwrap());
             let got = read_through_cli(read, &log, &state, t);

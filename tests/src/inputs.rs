@@ -41,11 +41,16 @@ pub const SESSIONS: Input = Input {
              docs/benchmark/runs/<cell>/sessions/bgrun-<n>/*.jsonl (the redacted tree)",
 };
 
-/// The workspace's root: the folder holding `Cargo.toml`'s `[workspace]`.
+/// The workspace's root: the folder holding `Cargo.toml`'s `[workspace]`, the parent of the
+/// crate under test. Read when the test runs (cargo sets `CARGO_MANIFEST_DIR` for it), not
+/// when this library was compiled: two checkouts sharing one target folder share this build.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    let crate_dir = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    crate_dir
         .parent()
-        .expect("tests/ sits inside the workspace")
+        .expect("every crate of the workspace sits in a folder of its root")
         .to_path_buf()
 }
 

@@ -152,7 +152,7 @@ pub fn exact_lines(lines: Option<f64>, limits: &Limits) -> usize {
 }
 
 /// FNV-1a, 64 bits: the hash the exact engine fingerprints a log's bytes with (its head and
-/// the bytes before where the last read ended); the one judge (`crate::judge`) uses it for the same.
+/// the bytes before where the last read ended).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {

@@ -30,6 +30,12 @@
 //!
 //! Linear in the log and the reply: one scan of the view, one hash of the log, one pass over
 //! the body with the window indexed by what each line prints.
+//!
+//! The judge owes nothing to an engine: its content lines, its window, its line-bound cut and
+//! its hash are its own (`truth`), written from the contract. Its one deliberate use of shared
+//! upstream semantics is the condenser's rule for what a line prints — ANSI stripped, runs
+//! folded, the per-line cap (`crate::condense`, used by `align` and `text`) — which the
+//! contract takes as upstream's: a body line is checked against what the window's line prints.
 
 mod align;
 mod literal;
@@ -37,12 +43,13 @@ mod statements;
 mod text;
 mod truth;
 
+use truth::fnv1a;
+
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 
 pub use text::Dialect;
 
 use crate::api::Request;
-use crate::exact::fnv1a;
 use crate::js::{truncate_utf16, utf16_len};
 use crate::limits::Limits;
 use align::{align, Aligned};

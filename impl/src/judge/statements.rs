@@ -13,7 +13,6 @@ use super::text::{Claimed, Stated};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, Verdict};
 use crate::api::{clamp_window, Request};
-use crate::exact::exact_lines;
 use crate::js::format_bytes;
 use crate::limits::Limits;
 
@@ -203,7 +202,7 @@ fn check_left_out(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
             v,
         );
     }
-    let lines = exact_lines(facts.request.lines, facts.limits);
+    let lines = super::truth::window_size(facts.request.lines, facts.limits);
     let want = if lines == usize::MAX {
         "the same `lines`".to_owned()
     } else {

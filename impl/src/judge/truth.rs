@@ -2,9 +2,30 @@
 //! content lines, the window, and the partial line.
 
 use crate::api::{clamp_window, Request};
-use crate::exact::exact_lines;
 use crate::js::js_trim;
 use crate::limits::Limits;
+
+/// How many complete content lines the window of a read holds: the request's `lines` as
+/// upstream reads it — floored, at least 1, the default when absent or not a number; a value
+/// past `usize::MAX` (∞) holds every line. The judge's own reading of the contract's window,
+/// not the engines'.
+pub(crate) fn window_size(lines: Option<f64>, limits: &Limits) -> usize {
+    match lines {
+        Some(n) if !n.is_nan() => n.floor().max(1.0) as usize,
+        _ => limits.default_lines as usize,
+    }
+}
+
+/// FNV-1a, 64 bits: how the judge remembers the bytes of the log the last read saw, to tell
+/// whether the log still continues them. The judge's own, not the engines' fingerprint.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
 
 /// The log at one read.
 ///
@@ -43,7 +64,7 @@ impl Truth {
             .collect();
         let partial = request.running && lines.last().is_some_and(|l| !l.terminated);
         let complete = lines.len() - usize::from(partial);
-        let window_start = complete - complete.min(exact_lines(request.lines, limits));
+        let window_start = complete - complete.min(window_size(request.lines, limits));
         let spans = lines
             .iter()
             .map(|l| (l.start as u64, l.end as u64))
@@ -134,8 +155,8 @@ struct Line {
 /// ("a line ended by `\n` (a `\r` right before it is dropped) that is not blank after trimming
 /// and does not start with the wrapper prefix `__BGRUN_`") rather than taken from the engines'
 /// `View::scan`: a judge that split lines with the code it judges could not see that code go
-/// wrong (cargo-mutants: the mutants of `View::scan`'s `\r` handling changed replies and
-/// survived every check, the truth changing with them). The segment after the last `\n` is a
+/// wrong (a change to `View::scan`'s `\r` handling would change the truth with it and pass
+/// every check). The segment after the last `\n` is a
 /// line too; whether it is partial is the caller's to say.
 fn content_lines(log: &[u8], from: usize) -> impl Iterator<Item = Line> + '_ {
     let mut start = from;
