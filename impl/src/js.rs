@@ -335,6 +335,7 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(bgtail_tests::seeds::config(256))]
         #[test]
         fn integers_print_as_their_shortest_round_trip_digits(n in 1u64..(1 << 53)) {
             proptest::prop_assert_eq!(number_to_string(n as f64), shortest_round_trip(n as f64));

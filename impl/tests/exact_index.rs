@@ -242,7 +242,7 @@ fn a_view_the_line_bound_cut_starts_the_index_over() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(bgtail_tests::seeds::config(3000))]
 
     #[test]
     fn a_read_from_the_index_equals_one_from_scratch_and_one_of_the_whole_view(

@@ -1,7 +1,7 @@
 //! Long randomised runs (fuzzing without a nightly toolchain, which cargo-fuzz needs): the log
 //! reader, the condenser and both engines on arbitrary bytes, and the trace and session
-//! parsers on mangled input. Ignored by default; run them with
-//! `PROPTEST_CASES=200000 cargo test --release -p bgtail --test fuzz -- --ignored`.
+//! parsers on mangled input. Ignored by default; run them with fresh seeds as
+//! `PROPTEST_RNG_SEED=random PROPTEST_CASES=200000 cargo test --release -p bgtail --test fuzz -- --ignored`.
 
 use bgtail::pi_session::PiSession;
 use bgtail::replay::replay;
@@ -70,6 +70,7 @@ fn trace_of(events: Vec<Event>, gate: bool) -> Trace {
 }
 
 proptest! {
+    #![proptest_config(bgtail_tests::seeds::config(256))]
     #[test]
     #[ignore = "a long randomised run; see the file's doc"]
     fn fuzz_both_engines_on_arbitrary_bytes(events in prop::collection::vec(event(), 1..80), gate in any::<bool>()) {

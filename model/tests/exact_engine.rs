@@ -23,6 +23,10 @@ fn keeps_the_contract(config: ModelConfig, unique: usize) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-checks"),
+    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
+)]
 fn exact_keeps_the_contract_up_to_4_lines_1_reset_and_any_number_of_reads() {
     keeps_the_contract(ModelConfig::ci(), 2_126_557);
 }
@@ -37,6 +41,10 @@ fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_a
 /// no invariant, only the engine's quotient (`model/tests/long_sequences.rs` holds it to
 /// changing no reply).
 #[test]
+#[cfg_attr(
+    not(feature = "slow-checks"),
+    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
+)]
 fn exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines() {
     keeps_the_contract(ModelConfig::any_length(), 1_474_554);
 }

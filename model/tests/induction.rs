@@ -137,6 +137,10 @@ where
 /// (their counts pinned): content lines of three kinds with partial lines, views,
 /// truncations and rewrites; blank and wrapper lines among them.
 #[test]
+#[cfg_attr(
+    not(feature = "slow-checks"),
+    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
+)]
 fn every_state_the_bounded_checks_reach_satisfies_the_invariant() {
     let counts = [ModelConfig::ci(), ModelConfig::ci_non_content()].map(|config| {
         let config = ModelConfig {

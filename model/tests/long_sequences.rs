@@ -81,7 +81,7 @@ fn replies(model: &TailModel<ExactEngine>, path: &[Action]) -> Vec<(Option<Strin
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(bgtail_tests::seeds::config(300))]
 
     #[test]
     fn exact_keeps_the_contract_on_long_random_sequences(actions in prop::collection::vec(action(), 1..200)) {
@@ -95,7 +95,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(bgtail_tests::seeds::config(200))]
 
     /// The exact engine's quotient (every generation number made 1 after a read), which
     /// keeps a check with any number of resets finite, changes nothing a reply or the judge

@@ -105,13 +105,14 @@ pub struct ExploreArgs {
     /// The bound and action families, as for `check`.
     #[arg(long, value_enum, default_value = "gap")]
     pub bound: Bound,
-    /// Port on 127.0.0.1.
-    #[arg(long, default_value_t = 3000)]
+    /// Port on 127.0.0.1; 0 (the default) lets the OS pick a free one. The first line
+    /// printed names the address served.
+    #[arg(long, default_value_t = 0)]
     pub port: u16,
 }
 
 /// One property's outcome.
-pub struct Verdict {
+pub struct PropertyVerdict {
     pub name: &'static str,
     pub expectation: Expectation,
     pub discovery: Option<Vec<Action>>,
@@ -151,14 +152,14 @@ pub struct Summary {
     pub unique: usize,
     pub depth: usize,
     pub seconds: f64,
-    pub verdicts: Vec<Verdict>,
+    pub verdicts: Vec<PropertyVerdict>,
     /// Whether every sometimes-property must be reached (bounds with every action family).
     pub require_examples: bool,
 }
 
 impl Summary {
     /// An always property broken, or a sometimes property never reached.
-    pub fn failures(&self) -> Vec<&Verdict> {
+    pub fn failures(&self) -> Vec<&PropertyVerdict> {
         self.verdicts
             .iter()
             .filter(|v| match v.expectation {
@@ -231,7 +232,7 @@ where
                 .as_ref()
                 .filter(|_| p.expectation != Expectation::Sometimes)
                 .and_then(|path| explain(checker.model(), path, p.name));
-            Verdict {
+            PropertyVerdict {
                 name: p.name,
                 expectation: p.expectation.clone(),
                 discovery,
@@ -468,12 +469,50 @@ where
     E::State: Send + Sync,
     TailState<E::State>: std::fmt::Debug,
 {
-    let address = format!("127.0.0.1:{port}");
-    println!("Explorer: http://{address}/ (status at /.status); Ctrl-C to stop");
-    model.checker().serve(address.as_str());
-    loop {
-        std::thread::park();
-    }
+    // stateright's `serve` binds the address, then answers requests until the process ends,
+    // and does not say which port the OS picked for 0: it runs on its own thread, and the
+    // port this process listens on is read back from the kernel's socket table.
+    let server = std::thread::spawn(move || {
+        model.checker().serve(("127.0.0.1", port));
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let bound = loop {
+        if let Some(p) = own_listening_port() {
+            break p;
+        }
+        if server.is_finished() || std::time::Instant::now() > deadline {
+            eprintln!("bgtail explore: could not listen on 127.0.0.1:{port}");
+            std::process::exit(2);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    println!("Explorer: http://127.0.0.1:{bound}/ (status at /.status); Ctrl-C to stop");
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    let _ = server.join();
+    std::process::exit(2)
+}
+
+/// The port of the one TCP socket this process listens on (Linux: the socket inodes among
+/// `/proc/self/fd` matched against `/proc/self/net/tcp`); `None` where that cannot be read.
+fn own_listening_port() -> Option<u16> {
+    let inodes: Vec<String> = std::fs::read_dir("/proc/self/fd")
+        .ok()?
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter_map(|link| {
+            let link = link.to_string_lossy().into_owned();
+            Some(link.strip_prefix("socket:[")?.strip_suffix(']')?.to_owned())
+        })
+        .collect();
+    let table = std::fs::read_to_string("/proc/self/net/tcp").ok()?;
+    // Columns: sl, local_address (hex ip:port), rem_address, st (0A is LISTEN), …, inode.
+    table.lines().skip(1).find_map(|row| {
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        let (local, state, inode) = (cols.get(1)?, cols.get(3)?, cols.get(9)?);
+        if *state != "0A" || !inodes.iter().any(|i| i == inode) {
+            return None;
+        }
+        u16::from_str_radix(local.rsplit_once(':')?.1, 16).ok()
+    })
 }
 
 pub fn explore(args: ExploreArgs) -> anyhow::Result<ExitCode> {

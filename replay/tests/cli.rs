@@ -6,15 +6,10 @@ use common::repo;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bgtail(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bgtail"))
-        .args(args)
-        .output()
-        .expect("bgtail runs")
-}
+use common::run as bgtail;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -458,15 +453,8 @@ fn verify_replays_a_corpus_and_ends_with_the_comparison() {
 /// `bgtail explore` serves stateright's Explorer; its status endpoint answers.
 #[test]
 fn explore_serves_the_status_endpoint_on_loopback() {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bgtail"))
-        .args(["explore", "--bound", "gap", "--port", &port.to_string()])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let explorer = common::Explorer::start(&["--bound", "gap"]);
+    let port = explorer.port;
     let deadline = Instant::now() + Duration::from_secs(20);
     let body = loop {
         if let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) {
@@ -481,8 +469,7 @@ fn explore_serves_the_status_endpoint_on_loopback() {
         assert!(Instant::now() < deadline, "explorer did not answer");
         std::thread::sleep(Duration::from_millis(100));
     };
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(explorer);
     assert!(body.contains(" 200 "), "{body}");
     let json = &body[body.find("\r\n\r\n").unwrap() + 4..];
     let status: serde_json::Value = serde_json::from_str(json).unwrap();

@@ -10,10 +10,12 @@
 //! The browser is `$BGTAIL_CHROMIUM` or `/usr/bin/chromium` (`.ci/run` installs Debian's
 //! `chromium`). Without one the test fails under `CI` and says it did not run elsewhere.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn chromium() -> Option<PathBuf> {
@@ -24,31 +26,13 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// The explorer, killed when the test ends however it ends.
-struct Explorer {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Explorer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+struct Explorer(common::Explorer);
 
 impl Explorer {
     fn start(engine: &str, bound: &str) -> Explorer {
-        let port = {
-            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-            l.local_addr().unwrap().port()
-        };
-        let child = Command::new(env!("CARGO_BIN_EXE_bgtail"))
-            .args(["explore", "--engine", engine, "--bound", bound])
-            .args(["--port", &port.to_string()])
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let explorer = Explorer { child, port };
+        let explorer = Explorer(common::Explorer::start(&[
+            "--engine", engine, "--bound", bound,
+        ]));
         let deadline = Instant::now() + Duration::from_secs(20);
         while explorer.try_http("GET", "/.status").is_none() {
             assert!(Instant::now() < deadline, "the explorer did not answer");
@@ -59,7 +43,7 @@ impl Explorer {
 
     /// One HTTP/1.0 request; the body of a 200 reply, or `None` when nothing answered.
     fn try_http(&self, method: &str, path: &str) -> Option<String> {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).ok()?;
+        let mut s = TcpStream::connect(("127.0.0.1", self.0.port)).ok()?;
         let request =
             format!("{method} {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n");
         s.write_all(request.as_bytes()).ok()?;
@@ -77,7 +61,7 @@ impl Explorer {
     }
 
     fn url(&self, hash: &str) -> String {
-        format!("http://127.0.0.1:{}/{hash}", self.port)
+        format!("http://127.0.0.1:{}/{hash}", self.0.port)
     }
 }
 

@@ -8,7 +8,6 @@ mod common;
 use common::repo;
 
 use serde_json::Value;
-use std::process::Command;
 
 /// The page's schemas by title.
 fn schema(title: &str) -> jsonschema::Validator {
@@ -31,11 +30,7 @@ fn assert_valid(schema: &jsonschema::Validator, doc: &Value) {
 }
 
 fn bgtail(args: &[&str]) -> (Option<i32>, Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .unwrap();
+    let out = common::run(args);
     let doc = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), doc)

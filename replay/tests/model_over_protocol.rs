@@ -11,21 +11,7 @@ mod common;
 
 use common::{pi_bgrun_engine, repo};
 
-use std::process::Command;
-
-fn bgtail(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bgtail"))
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code(), text)
-}
+use common::run_text as bgtail;
 
 fn served(args: &str) -> String {
     format!("cmd:{} serve {args}", env!("CARGO_BIN_EXE_bgtail"))

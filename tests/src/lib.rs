@@ -4,6 +4,7 @@
 //! binary for them.
 //!
 //! This library is what the test suites of every crate share: [`inputs`], where the external
-//! inputs are found.
+//! inputs are found, and [`seeds`], the seed policy of every proptest.
 
 pub mod inputs;
+pub mod seeds;

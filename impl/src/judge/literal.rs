@@ -92,6 +92,7 @@ mod tests {
     const WORD: &str = "[ab—; ]{1,4}";
 
     proptest! {
+        #![proptest_config(bgtail_tests::seeds::config(256))]
         #[test]
         fn each_search_means_what_its_str_namesake_means(s in TEXT, word in WORD) {
             prop_assert_eq!(find(&s, &word), s.find(word.as_str()));

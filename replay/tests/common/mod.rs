@@ -9,8 +9,80 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The `bgtail` binary under test, run from [`repo`] (so that `traces/…` and
+/// `adapters/…` resolve).
+pub fn bgtail() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_bgtail"));
+    command.current_dir(repo());
+    command
+}
+
+/// `bgtail ARGS…` run to its end.
+pub fn run(args: &[&str]) -> std::process::Output {
+    bgtail().args(args).output().expect("bgtail runs")
+}
+
+/// Its exit code and what it printed, stdout then stderr.
+pub fn run_text(args: &[&str]) -> (Option<i32>, String) {
+    let out = run(args);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
 /// pi-bgrun 0.7.1's own code behind the protocol, through its adapter (run from [`repo`]).
 pub fn pi_bgrun_engine() -> String {
     let checkout = bgtail_tests::inputs::require(&bgtail_tests::inputs::PI_BGRUN);
     format!("cmd:node adapters/pi-bgrun/main.mjs {}", checkout.display())
+}
+
+/// `bgtail explore ARGS… --port 0`, killed when dropped, and the port it says it serves on.
+pub struct Explorer {
+    child: std::process::Child,
+    /// The port the explorer printed in its first line.
+    pub port: u16,
+}
+
+impl Explorer {
+    /// Starts the explorer with `args` and reads the address it serves from its first line
+    /// (`Explorer: http://127.0.0.1:PORT/ …`); no port is chosen outside it.
+    pub fn start(args: &[&str]) -> Explorer {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bgtail"))
+            .arg("explore")
+            .args(args)
+            .args(["--port", "0"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let mut explorer = Explorer { child, port: 0 };
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the explorer printed no address within 20 s");
+        explorer.port = line
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .filter(|&p| p != 0)
+            .unwrap_or_else(|| panic!("no port in the explorer's first line: {line:?}"));
+        explorer
+    }
+}
+
+impl Drop for Explorer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
