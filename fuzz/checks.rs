@@ -6,9 +6,10 @@
 // Each includer calls some of these.
 #![allow(dead_code)]
 
-use bgtail::judge::{Dialect, Judge, ReadInput, Rules};
+use bgtail::condense::TextFormat;
+use bgtail::judge::{Judge, ReadInput, Rules};
 use bgtail::pi_session::{recorded_read, PiSession};
-use bgtail::protocol::{Reply as ProtocolReply, Request as ProtocolRequest};
+use bgtail::protocol::{FromEngine as ProtocolReply, ToEngine as ProtocolRequest};
 use bgtail::source::{MemoryLog, SliceLog};
 use bgtail::state_file::decode;
 use bgtail::trace::Trace;
@@ -180,7 +181,7 @@ pub fn engines(data: &[u8]) {
     let mut judged = Judged {
         judge: Judge::default(),
         rules: Rules {
-            dialect: Dialect::Exact,
+            text_format: TextFormat::Exact,
             limits: small_limits(),
         },
         on: true,

@@ -251,7 +251,7 @@ pub trait Engine {
     fn limits(&self) -> &Limits;
 
     /// How the engine condenses lines (for checkers that look for a line in a reply).
-    fn style(&self) -> crate::condense::Style;
+    fn text_format(&self) -> crate::condense::TextFormat;
 
     /// Whether [`Reply::shown`] is the engine's claim of what the text carries (both in-crate
     /// engines make one; an engine in another process may not, and then its replies are

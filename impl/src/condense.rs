@@ -40,31 +40,53 @@ fn ansi_regex(flavor: AnsiFlavor) -> &'static Regex {
     }
 }
 
-/// How emissions are built.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
-    /// Upstream's: its ANSI pattern; the fold marker is added before the per-line cap, so a
-    /// long folded line loses its count.
+/// The text format of an engine's replies: how its condenser builds a line's emission, and
+/// how the judge tells a header, a note and a gap marker from a line of the log. Its name is
+/// what an engine declares as `text_format` in the protocol's `init_ok`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum TextFormat {
+    /// pi-bgrun 0.7's (`pi-bgrun-0.7`): upstream's ANSI pattern; the fold marker is added
+    /// before the per-line cap, so a long folded line loses its count; no header on a first
+    /// read, `+N new lines since last read — log at T lines` on a delta.
     Upstream,
-    /// The exact engine's: every ANSI sequence (OSC too); the cap cuts the text and the fold
-    /// marker follows, so a fold always says how many lines it stands for.
+    /// This crate's exact engine (`bgtail-exact-1`): every ANSI sequence (OSC too); the cap cuts
+    /// the text and the fold marker follows, so a fold always says how many lines it stands
+    /// for; a header on every condensed reply, `… N lines already shown …` between runs.
     Exact,
 }
 
-impl Style {
-    fn ansi(self) -> AnsiFlavor {
+impl TextFormat {
+    /// The name an engine gives in the protocol's `init_ok` (`text_format`).
+    pub fn name(self) -> &'static str {
         match self {
-            Style::Upstream => AnsiFlavor::Upstream,
-            Style::Exact => AnsiFlavor::Complete,
+            TextFormat::Exact => "bgtail-exact-1",
+            TextFormat::Upstream => "pi-bgrun-0.7",
         }
     }
 
-    /// A line's text with escapes stripped, as this style prints it before any cap or fold:
-    /// the exact style also shows NUL bytes as U+2400 (␀), which upstream passes through.
+    /// The format a `text_format` names.
+    pub fn from_name(name: &str) -> Option<TextFormat> {
+        [TextFormat::Exact, TextFormat::Upstream]
+            .into_iter()
+            .find(|d| d.name() == name)
+    }
+}
+
+impl TextFormat {
+    fn ansi(self) -> AnsiFlavor {
+        match self {
+            TextFormat::Upstream => AnsiFlavor::Upstream,
+            TextFormat::Exact => AnsiFlavor::Complete,
+        }
+    }
+
+    /// A line's text with escapes stripped, as this format prints it before any cap or fold:
+    /// the exact format also shows NUL bytes as U+2400 (␀), which upstream passes through.
     pub(crate) fn clean(self, line: &str) -> (String, usize) {
         let (text, n) = strip_ansi(line, self.ansi());
         match self {
-            Style::Exact if text.contains('\0') => (text.replace('\0', "\u{2400}"), n),
+            TextFormat::Exact if text.contains('\0') => (text.replace('\0', "\u{2400}"), n),
             _ => (text, n),
         }
     }
@@ -119,13 +141,13 @@ pub struct Emissions {
 pub(crate) fn build_emissions<S: AsRef<str>>(
     lines: &[S],
     limits: &Limits,
-    style: Style,
+    format: TextFormat,
 ) -> Emissions {
     let mut out = Emissions::default();
     let mut cleaned: Vec<String> = Vec::with_capacity(lines.len());
     let mut sequences: Vec<usize> = Vec::with_capacity(lines.len());
     for line in lines {
-        let (text, n) = style.clean(line.as_ref());
+        let (text, n) = format.clean(line.as_ref());
         if n > 0 {
             out.lines_with_ansi += 1;
         }
@@ -142,11 +164,11 @@ pub(crate) fn build_emissions<S: AsRef<str>>(
         if run >= limits.fold_threshold {
             out.folded_runs += 1;
             let ansi = sequences[i..j].iter().sum();
-            let mut e = match style {
-                Style::Upstream => {
+            let mut e = match format {
+                TextFormat::Upstream => {
                     capped_emission(format!("{}  [x{run}]", cleaned[i]), i, run, ansi, limits)
                 }
-                Style::Exact => {
+                TextFormat::Exact => {
                     let mut e = capped_emission(cleaned[i].clone(), i, run, ansi, limits);
                     e.text.push_str(&format!("  [x{run}]"));
                     e
@@ -218,7 +240,7 @@ pub struct OldestFirst {
 
 /// Upstream's `condenseLogLines` (reference §5): keeps the **oldest** emissions that fit.
 pub(crate) fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> OldestFirst {
-    let emissions = build_emissions(lines, limits, Style::Upstream);
+    let emissions = build_emissions(lines, limits, TextFormat::Upstream);
     let mut total = 0usize;
     let mut kept: Vec<&str> = Vec::new();
     let mut lines_rendered = 0;
@@ -304,7 +326,7 @@ mod tests {
             ..Limits::default()
         };
         let at_cap = "abcdefghi";
-        let e = build_emissions(&[at_cap], &limits, Style::Exact);
+        let e = build_emissions(&[at_cap], &limits, TextFormat::Exact);
         assert_eq!(
             (e.list[0].text.as_str(), e.list[0].line_capped),
             (at_cap, false)
@@ -378,9 +400,9 @@ mod tests {
             ..Limits::default()
         };
         let lines = ["abcdef"; 3];
-        let up = build_emissions(&lines, &limits, Style::Upstream);
+        let up = build_emissions(&lines, &limits, TextFormat::Upstream);
         assert_eq!(up.list[0].text, "abcd …[+8 chars]");
-        let exact = build_emissions(&lines, &limits, Style::Exact);
+        let exact = build_emissions(&lines, &limits, TextFormat::Exact);
         assert_eq!(exact.list[0].text, "abcd …[+2 chars]  [x3]");
         assert_eq!(exact.list[0].units, 22);
     }

@@ -46,6 +46,7 @@ pub mod trace;
 pub mod view;
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
+pub use condense::TextFormat;
 pub use details::Details;
 pub use exact::{ExactEngine, ExactState, LineIndex};
 pub use limits::{Limits, LimitsError};

@@ -209,6 +209,21 @@ pub enum LimitsError {
 mod tests {
     use super::*;
 
+    /// A serialized value without `count_views_up_to` reads as 0 (the lazy count everywhere, as
+    /// traces written before the field read), while `Default` is 128 KiB, which serializes it.
+    #[test]
+    fn count_views_up_to_absent_reads_as_zero_and_the_default_is_written_out() {
+        let mut without = serde_json::to_value(Limits::default()).unwrap();
+        without.as_object_mut().unwrap().remove("count_views_up_to");
+        let read: Limits = serde_json::from_value(without).unwrap();
+        assert_eq!(read.count_views_up_to, 0);
+        assert_eq!(Limits::default().count_views_up_to, COUNT_VIEWS_UP_TO);
+        let written = serde_json::to_value(Limits::default()).unwrap();
+        assert_eq!(written["count_views_up_to"], COUNT_VIEWS_UP_TO);
+        let back: Limits = serde_json::from_value(written).unwrap();
+        assert_eq!(back, Limits::default());
+    }
+
     #[test]
     fn defaults_are_upstreams_and_valid() {
         let l = Limits::default();

@@ -22,7 +22,7 @@ pub const VERSION: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Request {
+pub enum ToEngine {
     /// The first message: which protocol and versions the harness speaks.
     Init {
         /// The request's id, which its reply names in `in_reply_to`.
@@ -53,15 +53,15 @@ pub enum Request {
     },
 }
 
-impl Request {
+impl ToEngine {
     /// The request's id, which its reply names in `in_reply_to`.
     pub fn msg_id(&self) -> u64 {
         match self {
-            Request::Init { msg_id, .. }
-            | Request::Reset { msg_id }
-            | Request::Snapshot { msg_id }
-            | Request::Restore { msg_id, .. } => *msg_id,
-            Request::Read(r) => r.msg_id,
+            ToEngine::Init { msg_id, .. }
+            | ToEngine::Reset { msg_id }
+            | ToEngine::Snapshot { msg_id }
+            | ToEngine::Restore { msg_id, .. } => *msg_id,
+            ToEngine::Read(r) => r.msg_id,
         }
     }
 }
@@ -109,7 +109,7 @@ pub struct ReadRequest {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
-pub enum Reply {
+pub enum FromEngine {
     /// The engine's name, what it can do, and its limits.
     InitOk {
         /// The `msg_id` of the request this answers.
@@ -123,7 +123,7 @@ pub enum Reply {
         /// Its limits, when it declares them (the judge and the model checker use them).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<DeclaredLimits>,
-        /// The markers the engine's text uses ([`crate::judge::Dialect::name`]); absent means
+        /// The markers the engine's text uses ([`crate::condense::TextFormat::name`]); absent means
         /// pi-bgrun's.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         text_format: Option<String>,
@@ -158,16 +158,16 @@ pub enum Reply {
     },
 }
 
-impl Reply {
+impl FromEngine {
     /// The id of the request this answers.
     pub fn in_reply_to(&self) -> u64 {
         match self {
-            Reply::InitOk { in_reply_to, .. }
-            | Reply::ResetOk { in_reply_to }
-            | Reply::SnapshotOk { in_reply_to, .. }
-            | Reply::RestoreOk { in_reply_to }
-            | Reply::Error { in_reply_to, .. } => *in_reply_to,
-            Reply::ReadOk(r) => r.in_reply_to,
+            FromEngine::InitOk { in_reply_to, .. }
+            | FromEngine::ResetOk { in_reply_to }
+            | FromEngine::SnapshotOk { in_reply_to, .. }
+            | FromEngine::RestoreOk { in_reply_to }
+            | FromEngine::Error { in_reply_to, .. } => *in_reply_to,
+            FromEngine::ReadOk(r) => r.in_reply_to,
         }
     }
 }
@@ -299,20 +299,20 @@ mod tests {
 
     #[test]
     fn messages_have_the_documented_shape() {
-        let init: Request = serde_json::from_value(
+        let init: ToEngine = serde_json::from_value(
             json!({"type":"init","msg_id":0,"protocol":"bgtail-eut","versions":[1]}),
         )
         .unwrap();
         assert_eq!(init.msg_id(), 0);
-        let read: Request = serde_json::from_value(json!({
+        let read: ToEngine = serde_json::from_value(json!({
             "type":"read","msg_id":3,"job_id":"j","log_path":"/l","lines":null,"raw":true,
             "now_ms":12
         }))
         .unwrap();
-        let Request::Read(r) = &read else { panic!() };
+        let ToEngine::Read(r) = &read else { panic!() };
         assert_eq!(r.lines, Some(crate::trace::JsNumber::Null));
         assert!(r.raw && !r.peek);
-        let reply = Reply::Error {
+        let reply = FromEngine::Error {
             in_reply_to: 3,
             code: ErrorCode::NotSupported,
             text: "raw".into(),
@@ -321,7 +321,7 @@ mod tests {
             serde_json::to_value(&reply).unwrap(),
             json!({"type":"error","in_reply_to":3,"code":"not_supported","text":"raw"})
         );
-        let bad = serde_json::from_value::<Request>(json!({"type":"read","msg_id":1}));
+        let bad = serde_json::from_value::<ToEngine>(json!({"type":"read","msg_id":1}));
         assert!(bad.unwrap_err().to_string().contains("missing field"));
     }
 }

@@ -260,10 +260,7 @@ impl ReadRecord {
 /// The rules an in-process engine is judged by: its text format and its limits.
 pub fn rules_of<E: Engine>(engine: &E) -> crate::judge::Rules {
     crate::judge::Rules {
-        dialect: match engine.style() {
-            crate::condense::Style::Exact => crate::judge::Dialect::Exact,
-            crate::condense::Style::Upstream => crate::judge::Dialect::Upstream,
-        },
+        text_format: engine.text_format(),
         limits: engine.limits().clone(),
     }
 }
@@ -322,7 +319,7 @@ fn read_once<E: Engine>(
     let outcome = engine.read(state, job, &log.source(), &record.request);
     // Recorded replies are upstream's: an engine is held to them when it writes upstream's
     // text format (the shipped engine does; the exact engine writes its own).
-    let upstream = rules_of(engine).dialect == crate::judge::Dialect::Upstream;
+    let upstream = rules_of(engine).text_format == crate::condense::TextFormat::Upstream;
     let expect = read.expect.as_ref().filter(|_| upstream);
     let reply = match outcome {
         Ok(reply) => reply,

@@ -110,8 +110,8 @@ impl Engine for ShippedEngine {
         &self.limits
     }
 
-    fn style(&self) -> crate::condense::Style {
-        crate::condense::Style::Upstream
+    fn text_format(&self) -> crate::condense::TextFormat {
+        crate::condense::TextFormat::Upstream
     }
 
     fn read(

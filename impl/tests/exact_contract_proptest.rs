@@ -7,8 +7,9 @@
 //! read. Logs stay under the engine's 4 KiB head probe, where every rewrite is detectable by
 //! contract.
 
-use bgtail::judge::{content_lines_of, line_bound_start, Dialect, Judge, ReadInput, Rules};
+use bgtail::judge::{content_lines_of, line_bound_start, Judge, ReadInput, Rules};
 use bgtail::source::MemoryLog;
+use bgtail::TextFormat;
 use bgtail::{ExactEngine, Limits, Request, Tail};
 use proptest::prelude::*;
 
@@ -199,7 +200,7 @@ fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64, scan_lines_max: usiz
         files: 0,
         judge: Judge::default(),
         rules: Rules {
-            dialect: Dialect::Exact,
+            text_format: TextFormat::Exact,
             limits: limits.clone(),
         },
     };
@@ -310,7 +311,7 @@ fn a_view_that_starts_at_the_line_bounds_newline_is_not_cut() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+    #![proptest_config(bgtail_tests::seeds::config(1000))]
 
     #[test]
     fn exact_engine_keeps_the_contract(

@@ -4,8 +4,8 @@
 //! writes validates against the page's schema for it.
 
 use bgtail::protocol::{
-    Capabilities, DeclaredLimits, EngineInfo, ErrorCode, ReadReply, ReadRequest, Reply, Request,
-    ShownRange,
+    Capabilities, DeclaredLimits, EngineInfo, ErrorCode, FromEngine, ReadReply, ReadRequest,
+    ShownRange, ToEngine,
 };
 use bgtail::trace::JsNumber;
 use serde_json::{json, Value};
@@ -63,9 +63,9 @@ fn the_example_session_validates_and_parses_into_the_types() {
         let message: Value = serde_json::from_str(text).unwrap();
         valid(&schemas, &message);
         let back = if from_harness {
-            serde_json::to_value(serde_json::from_value::<Request>(message.clone()).unwrap())
+            serde_json::to_value(serde_json::from_value::<ToEngine>(message.clone()).unwrap())
         } else {
-            serde_json::to_value(serde_json::from_value::<Reply>(message.clone()).unwrap())
+            serde_json::to_value(serde_json::from_value::<FromEngine>(message.clone()).unwrap())
         };
         assert_eq!(back.unwrap(), message, "{line}");
         seen += 1;
@@ -87,27 +87,27 @@ fn every_message() -> Vec<Value> {
         now_ms: Some(5),
     };
     let requests = [
-        Request::Init {
+        ToEngine::Init {
             msg_id: 0,
             protocol: "bgtail-eut".into(),
             versions: vec![1],
         },
-        Request::Read(read.clone()),
-        Request::Read(ReadRequest {
+        ToEngine::Read(read.clone()),
+        ToEngine::Read(ReadRequest {
             lines: Some(JsNumber::Value(2.5)),
             bytes: None,
             now_ms: None,
             ..read
         }),
-        Request::Reset { msg_id: 3 },
-        Request::Snapshot { msg_id: 4 },
-        Request::Restore {
+        ToEngine::Reset { msg_id: 3 },
+        ToEngine::Snapshot { msg_id: 4 },
+        ToEngine::Restore {
             msg_id: 5,
             state: json!({"any": [1]}),
         },
     ];
     let replies = vec![
-        Reply::InitOk {
+        FromEngine::InitOk {
             in_reply_to: 0,
             version: 1,
             engine: EngineInfo {
@@ -118,19 +118,19 @@ fn every_message() -> Vec<Value> {
             limits: Some(DeclaredLimits::from(&bgtail::Limits::default())),
             text_format: Some("bgtail-exact-1".into()),
         },
-        Reply::ReadOk(ReadReply {
+        FromEngine::ReadOk(ReadReply {
             in_reply_to: 2,
             text: "t".into(),
             details: serde_json::Map::new(),
             is_error: false,
             shown: Some(vec![ShownRange { offset: 0, end: 2 }]),
         }),
-        Reply::ResetOk { in_reply_to: 3 },
-        Reply::SnapshotOk {
+        FromEngine::ResetOk { in_reply_to: 3 },
+        FromEngine::SnapshotOk {
             in_reply_to: 4,
             state: json!(null),
         },
-        Reply::RestoreOk { in_reply_to: 5 },
+        FromEngine::RestoreOk { in_reply_to: 5 },
     ];
     let codes = [
         ErrorCode::NotSupported,
@@ -138,7 +138,7 @@ fn every_message() -> Vec<Value> {
         ErrorCode::Malformed,
         ErrorCode::Internal,
     ];
-    let errors = codes.into_iter().map(|code| Reply::Error {
+    let errors = codes.into_iter().map(|code| FromEngine::Error {
         in_reply_to: 1,
         code,
         text: "why".into(),
@@ -173,13 +173,13 @@ fn every_message_the_code_writes_validates_against_the_page() {
 
 #[test]
 fn an_unknown_error_code_reads_as_another_code() {
-    let reply: Reply = serde_json::from_value(
+    let reply: FromEngine = serde_json::from_value(
         json!({"type":"error","in_reply_to":1,"code":"over_quota","text":"x"}),
     )
     .unwrap();
     assert!(matches!(
         reply,
-        Reply::Error {
+        FromEngine::Error {
             code: ErrorCode::Other,
             ..
         }

@@ -484,7 +484,7 @@ impl Inductive for ExactEngine {
     ) -> Vec<(ExactState, Judge)> {
         let k = facts.complete.len();
         assert!(k < 64, "a log of {k} lines is past the check's bitmasks");
-        let base = described(&self.limits, facts);
+        let base = described(self.limits(), facts);
         let complete_index = {
             let mut index = LineIndex::default();
             for x in mark_places(facts) {
@@ -498,7 +498,7 @@ impl Inductive for ExactEngine {
         let mut out = Vec::new();
         for covered in 0..1u64 << k {
             // Coverage within its bound is kept by the type the engine forgets through.
-            if runs(covered, k) > self.limits.coverage_ranges_max {
+            if runs(covered, k) > self.limits().coverage_ranges_max {
                 continue;
             }
             let mut coverage = Coverage::default();
@@ -563,7 +563,7 @@ impl Inductive for ExactEngine {
             generation: b.generation,
             coverage: b.coverage.clone(),
             partial_seen: b.partial_seen,
-            ..described(&self.limits, facts)
+            ..described(self.limits(), facts)
         };
         let checks = [
             (
@@ -572,7 +572,7 @@ impl Inductive for ExactEngine {
             ),
             (
                 Conjunct::CoverageOnCompleteLines,
-                coverage_on_lines(&b.coverage, facts, self.limits.coverage_ranges_max),
+                coverage_on_lines(&b.coverage, facts, self.limits().coverage_ranges_max),
             ),
             (
                 Conjunct::CoverageDelivered,

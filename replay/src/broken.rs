@@ -119,8 +119,8 @@ impl Engine for Broken {
         &self.declared
     }
 
-    fn style(&self) -> bgtail::condense::Style {
-        self.inner.style()
+    fn text_format(&self) -> bgtail::condense::TextFormat {
+        self.inner.text_format()
     }
 
     fn read(

@@ -8,7 +8,7 @@
 //! line prefixed with `[engine] `.
 
 use bgtail::protocol::{
-    Capabilities, DeclaredLimits, EngineInfo, Reply, Request, PROTOCOL, VERSION,
+    Capabilities, DeclaredLimits, EngineInfo, FromEngine, ToEngine, PROTOCOL, VERSION,
 };
 use std::fmt;
 use std::io::{BufRead, BufReader, Write};
@@ -98,7 +98,7 @@ pub struct ProcessEngine {
     pub capabilities: Capabilities,
     pub limits: Option<DeclaredLimits>,
     /// The markers its text uses, from `init_ok`'s `text_format`.
-    pub dialect: bgtail::judge::Dialect,
+    pub text_format: bgtail::condense::TextFormat,
 }
 
 impl ProcessEngine {
@@ -144,7 +144,7 @@ impl ProcessEngine {
             },
             capabilities: Capabilities::default(),
             limits: None,
-            dialect: bgtail::judge::Dialect::Upstream,
+            text_format: bgtail::condense::TextFormat::Upstream,
         };
         engine.handshake()?;
         Ok(engine)
@@ -152,13 +152,13 @@ impl ProcessEngine {
 
     fn handshake(&mut self) -> Result<(), HarnessError> {
         let msg_id = self.fresh_id();
-        let reply = self.request(Request::Init {
+        let reply = self.request(ToEngine::Init {
             msg_id,
             protocol: PROTOCOL.into(),
             versions: vec![VERSION],
         })?;
         match reply {
-            Reply::InitOk {
+            FromEngine::InitOk {
                 version,
                 engine,
                 capabilities,
@@ -167,7 +167,7 @@ impl ProcessEngine {
                 ..
             } if version == VERSION => {
                 let format = text_format.as_deref().unwrap_or("pi-bgrun-0.7");
-                self.dialect = bgtail::judge::Dialect::from_name(format).ok_or_else(|| {
+                self.text_format = bgtail::condense::TextFormat::from_name(format).ok_or_else(|| {
                     HarnessError::Handshake {
                         why: format!(
                             "text_format {format:?} is not one this harness can judge (pi-bgrun-0.7, bgtail-exact-1)"
@@ -179,10 +179,10 @@ impl ProcessEngine {
                 self.limits = limits;
                 Ok(())
             }
-            Reply::InitOk { version, .. } => Err(HarnessError::Handshake {
+            FromEngine::InitOk { version, .. } => Err(HarnessError::Handshake {
                 why: format!("the engine chose version {version}; this harness speaks {VERSION}"),
             }),
-            Reply::Error { code, text, .. } => Err(HarnessError::Handshake {
+            FromEngine::Error { code, text, .. } => Err(HarnessError::Handshake {
                 why: format!("init refused ({code:?}): {text}"),
             }),
             other => Err(HarnessError::Handshake {
@@ -198,7 +198,7 @@ impl ProcessEngine {
     }
 
     /// Sends one request and awaits its one reply.
-    pub fn request(&mut self, request: Request) -> Result<Reply, HarnessError> {
+    pub fn request(&mut self, request: ToEngine) -> Result<FromEngine, HarnessError> {
         let name = describe(&request);
         self.no_second_reply()?;
         let text = serde_json::to_string(&request).expect("requests serialise");
@@ -227,11 +227,12 @@ impl ProcessEngine {
             }
             Err(RecvTimeoutError::Disconnected) => return Err(self.exited(&name)),
         };
-        let reply: Reply = serde_json::from_str(&line).map_err(|e| HarnessError::Malformed {
-            request: name.clone(),
-            line: line.clone(),
-            why: e.to_string(),
-        })?;
+        let reply: FromEngine =
+            serde_json::from_str(&line).map_err(|e| HarnessError::Malformed {
+                request: name.clone(),
+                line: line.clone(),
+                why: e.to_string(),
+            })?;
         if Some(reply.in_reply_to()) == self.last_id {
             return Err(HarnessError::SecondReply {
                 request: self.last.clone(),
@@ -303,13 +304,13 @@ impl Drop for ProcessEngine {
 }
 
 /// How a request is named in errors: `read (msg 7)`.
-fn describe(request: &Request) -> String {
+fn describe(request: &ToEngine) -> String {
     let kind = match request {
-        Request::Init { .. } => "init",
-        Request::Read(_) => "read",
-        Request::Reset { .. } => "reset",
-        Request::Snapshot { .. } => "snapshot",
-        Request::Restore { .. } => "restore",
+        ToEngine::Init { .. } => "init",
+        ToEngine::Read(_) => "read",
+        ToEngine::Reset { .. } => "reset",
+        ToEngine::Snapshot { .. } => "snapshot",
+        ToEngine::Restore { .. } => "restore",
         _ => "request",
     };
     format!("{kind} (msg {})", request.msg_id())

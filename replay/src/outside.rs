@@ -14,7 +14,7 @@
 use crate::eut::ProcessEngine;
 use anyhow::{bail, Context as _};
 use bgtail::api::{ReadKind, ShownLine};
-use bgtail::protocol::{ErrorCode, ReadRequest, Reply as Wire, Request as WireRequest};
+use bgtail::protocol::{ErrorCode, FromEngine as Wire, ReadRequest, ToEngine as WireRequest};
 use bgtail::source::LogSource;
 use bgtail::{Engine, Job, Limits, Rejected, Reply, Request};
 use serde::{Deserialize, Serialize};
@@ -79,7 +79,7 @@ pub struct OutsideEngine {
     _dir: Arc<tempfile::TempDir>,
     name: &'static str,
     limits: Limits,
-    style: bgtail::condense::Style,
+    text_format: bgtail::condense::TextFormat,
     pub rebuild: Rebuild,
     pub capabilities: bgtail::protocol::Capabilities,
 }
@@ -109,7 +109,7 @@ impl OutsideEngine {
             limits.line_cap = d.line_cap as usize;
             limits.view_default = d.view_default;
         }
-        let style = engine.dialect.style();
+        let text_format = engine.text_format;
         let name: &'static str = Box::leak(format!("cmd:{}", engine.info.name).into_boxed_str());
         let dir = tempfile::tempdir().context("a temporary folder")?;
         let log = crate::replay_eut::log_file(dir.path(), job_id);
@@ -123,7 +123,7 @@ impl OutsideEngine {
             _dir: Arc::new(dir),
             name,
             limits,
-            style,
+            text_format,
             rebuild,
             capabilities: caps,
         })
@@ -308,8 +308,8 @@ impl Engine for OutsideEngine {
         &self.limits
     }
 
-    fn style(&self) -> bgtail::condense::Style {
-        self.style
+    fn text_format(&self) -> bgtail::condense::TextFormat {
+        self.text_format
     }
 
     fn reports_shown(&self) -> bool {

@@ -5,7 +5,7 @@
 
 use crate::eut::{HarnessError, ProcessEngine};
 use anyhow::Context as _;
-use bgtail::protocol::{ErrorCode, ReadRequest, Reply, Request};
+use bgtail::protocol::{ErrorCode, FromEngine, ReadRequest, ToEngine};
 use bgtail::replay::{Audit, Observed, ReadRecord, Replay};
 use bgtail::trace::{Event, Read, Trace};
 use serde_json::{Map, Value};
@@ -34,8 +34,8 @@ impl Outside {
         match self.engine.take() {
             Some(mut e) if e.capabilities.reset => {
                 let msg_id = e.fresh_id();
-                match e.request(Request::Reset { msg_id })? {
-                    Reply::ResetOk { .. } => self.engine = Some(e),
+                match e.request(ToEngine::Reset { msg_id })? {
+                    FromEngine::ResetOk { .. } => self.engine = Some(e),
                     other => {
                         return Err(HarnessError::Handshake {
                             why: format!("reset answered with {other:?}"),
@@ -123,7 +123,7 @@ fn rules(engine: &ProcessEngine, trace: &Trace) -> bgtail::judge::Rules {
         limits.view_default = d.view_default;
     }
     bgtail::judge::Rules {
-        dialect: engine.dialect,
+        text_format: engine.text_format,
         limits,
     }
 }
@@ -179,7 +179,7 @@ fn read_once(
     let mut record = ReadRecord::new(index, request.clone());
     let real = log.display().to_string();
     let msg_id = engine.fresh_id();
-    let reply = engine.request(Request::Read(ReadRequest {
+    let reply = engine.request(ToEngine::Read(ReadRequest {
         msg_id,
         job_id: trace.header.job_id.clone(),
         log_path: real.clone(),
@@ -191,13 +191,13 @@ fn read_once(
         now_ms: read.t,
     }))?;
     let (text, details, is_error, shown) = match reply {
-        Reply::ReadOk(r) => (r.text, Some(r.details), r.is_error, r.shown),
-        Reply::Error {
+        FromEngine::ReadOk(r) => (r.text, Some(r.details), r.is_error, r.shown),
+        FromEngine::Error {
             code: ErrorCode::Rejected,
             text,
             ..
         } => (text, None, true, None),
-        Reply::Error { code, text, .. } => {
+        FromEngine::Error { code, text, .. } => {
             record.text = format!("(the engine failed: {code:?}: {text})");
             record.problems.push(record.text.clone());
             return Ok(record);

@@ -4,8 +4,8 @@
 
 use anyhow::{bail, Context as _};
 use bgtail::protocol::{
-    Capabilities, DeclaredLimits, EngineInfo, ErrorCode, ReadReply, ReadRequest, Reply, Request,
-    ShownRange, PROTOCOL, VERSION,
+    Capabilities, DeclaredLimits, EngineInfo, ErrorCode, FromEngine, ReadReply, ReadRequest,
+    ShownRange, ToEngine, PROTOCOL, VERSION,
 };
 use bgtail::source::open_log;
 use bgtail::{Engine, ExactEngine, Job, Limits, ShippedEngine};
@@ -93,9 +93,9 @@ fn serve<E: Engine>(
         if line.trim().is_empty() {
             continue;
         }
-        let reply = match serde_json::from_str::<Request>(&line) {
+        let reply = match serde_json::from_str::<ToEngine>(&line) {
             Ok(request) => answer(&engine, gate, snapshot, &mut state, request),
-            Err(e) => Reply::Error {
+            Err(e) => FromEngine::Error {
                 in_reply_to: msg_id_of(&line),
                 code: ErrorCode::Malformed,
                 text: format!("request line {}: {e}", n + 1),
@@ -122,17 +122,17 @@ fn answer<E: Engine>(
     gate: bool,
     snapshot: fn(&E::State) -> Value,
     state: &mut E::State,
-    request: Request,
-) -> Reply {
+    request: ToEngine,
+) -> FromEngine {
     match request {
-        Request::Init {
+        ToEngine::Init {
             msg_id, versions, ..
-        } if !versions.contains(&VERSION) => Reply::Error {
+        } if !versions.contains(&VERSION) => FromEngine::Error {
             in_reply_to: msg_id,
             code: ErrorCode::NotSupported,
             text: format!("{PROTOCOL} versions {versions:?}: this engine speaks {VERSION}"),
         },
-        Request::Init { msg_id, .. } => Reply::InitOk {
+        ToEngine::Init { msg_id, .. } => FromEngine::InitOk {
             in_reply_to: msg_id,
             version: VERSION,
             engine: EngineInfo {
@@ -145,33 +145,33 @@ fn answer<E: Engine>(
                 c
             },
             limits: Some(DeclaredLimits::from(engine.limits())),
-            text_format: Some(bgtail::replay::rules_of(engine).dialect.name().into()),
+            text_format: Some(bgtail::replay::rules_of(engine).text_format.name().into()),
         },
-        Request::Read(read) => answer_read(engine, state, &read),
-        Request::Reset { msg_id } => {
+        ToEngine::Read(read) => answer_read(engine, state, &read),
+        ToEngine::Reset { msg_id } => {
             *state = E::State::default();
-            Reply::ResetOk {
+            FromEngine::ResetOk {
                 in_reply_to: msg_id,
             }
         }
-        Request::Snapshot { msg_id } => Reply::SnapshotOk {
+        ToEngine::Snapshot { msg_id } => FromEngine::SnapshotOk {
             in_reply_to: msg_id,
             state: snapshot(state),
         },
-        Request::Restore { msg_id, state: s } => match serde_json::from_value(s) {
+        ToEngine::Restore { msg_id, state: s } => match serde_json::from_value(s) {
             Ok(restored) => {
                 *state = restored;
-                Reply::RestoreOk {
+                FromEngine::RestoreOk {
                     in_reply_to: msg_id,
                 }
             }
-            Err(e) => Reply::Error {
+            Err(e) => FromEngine::Error {
                 in_reply_to: msg_id,
                 code: ErrorCode::Malformed,
                 text: format!("not a state of this engine: {e}"),
             },
         },
-        _ => Reply::Error {
+        _ => FromEngine::Error {
             in_reply_to: request.msg_id(),
             code: ErrorCode::NotSupported,
             text: "a request of a later protocol version".into(),
@@ -179,7 +179,7 @@ fn answer<E: Engine>(
     }
 }
 
-fn answer_read<E: Engine>(engine: &E, state: &mut E::State, read: &ReadRequest) -> Reply {
+fn answer_read<E: Engine>(engine: &E, state: &mut E::State, read: &ReadRequest) -> FromEngine {
     let request = bgtail::Request {
         lines: read.lines.map(bgtail::trace::JsNumber::to_f64),
         raw: read.raw,
@@ -194,7 +194,7 @@ fn answer_read<E: Engine>(engine: &E, state: &mut E::State, read: &ReadRequest) 
         path: &read.log_path,
     };
     match engine.read(state, job, log.as_ref(), &request) {
-        Ok(reply) => Reply::ReadOk(ReadReply {
+        Ok(reply) => FromEngine::ReadOk(ReadReply {
             in_reply_to: read.msg_id,
             shown: Some(
                 reply
@@ -210,7 +210,7 @@ fn answer_read<E: Engine>(engine: &E, state: &mut E::State, read: &ReadRequest) 
             details: reply.details.into(),
             is_error: reply.is_error,
         }),
-        Err(rejected) => Reply::Error {
+        Err(rejected) => FromEngine::Error {
             in_reply_to: read.msg_id,
             code: ErrorCode::Rejected,
             text: rejected.0,

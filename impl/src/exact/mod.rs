@@ -120,8 +120,10 @@ impl ExactState {
 /// The exact engine.
 #[derive(Clone, Debug, Default)]
 pub struct ExactEngine {
-    /// The limits this engine reads with, validated by [`ExactEngine::try_new`].
-    pub limits: Limits,
+    /// The limits this engine reads with, validated by [`ExactEngine::try_new`] (private, so
+    /// that no engine holds limits the guarantees cannot rest on; read them with
+    /// [`Engine::limits`]).
+    limits: Limits,
 }
 
 impl ExactEngine {
@@ -173,8 +175,8 @@ impl Engine for ExactEngine {
         &self.limits
     }
 
-    fn style(&self) -> crate::condense::Style {
-        crate::condense::Style::Exact
+    fn text_format(&self) -> crate::condense::TextFormat {
+        crate::condense::TextFormat::Exact
     }
 
     fn read(

@@ -3,7 +3,7 @@
 use super::scan::Scan;
 use super::Coverage;
 use crate::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
-use crate::condense::{build_emissions, common_notes, Emission, Style};
+use crate::condense::{build_emissions, common_notes, Emission, TextFormat};
 use crate::details::Details;
 use crate::js::{format_bytes, group_thousands, plural, utf16_len};
 use crate::limits::Limits;
@@ -777,7 +777,7 @@ fn condense_newest_first(
             .iter()
             .map(|&i| view.text(&view.lines[i]).into_owned())
             .collect();
-        for emission in build_emissions(&texts, limits, Style::Exact).list {
+        for emission in build_emissions(&texts, limits, TextFormat::Exact).list {
             items.push(Item { run: r, emission });
         }
     }

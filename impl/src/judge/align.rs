@@ -9,10 +9,11 @@
 //! (checked against the text), else the newest.
 
 use super::literal::rsplit_once;
-use super::text::{Condensing, Dialect, Marker};
+use super::text::{Condensing, Marker};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, LineRef};
 use crate::condense::build_emissions;
+use crate::condense::TextFormat;
 use crate::js::{truncate_utf16, utf16_len};
 use crate::limits::Limits;
 
@@ -57,19 +58,18 @@ enum Key {
 }
 
 impl<'a> Printed<'a> {
-    fn new(truth: &'a Truth, dialect: Dialect, limits: &Limits, raw: bool) -> Self {
-        let style = dialect.style();
+    fn new(truth: &'a Truth, text_format: TextFormat, limits: &Limits, raw: bool) -> Self {
         let (mut printed, mut clean, mut run) = (Vec::new(), Vec::new(), Vec::new());
         let (mut capped, mut escapes) = (Vec::new(), Vec::new());
         for (k, text) in truth.texts.iter().enumerate() {
             let i = truth.window_start + k;
-            let c = style.clean(text).0;
+            let c = text_format.clean(text).0;
             let p = if raw {
                 capped.push(false);
                 escapes.push(0);
                 text.clone()
             } else {
-                let e = build_emissions(&[text], limits, style).list.remove(0);
+                let e = build_emissions(&[text], limits, text_format).list.remove(0);
                 capped.push(e.line_capped);
                 escapes.push(e.ansi_sequences as u64);
                 e.text
@@ -141,15 +141,15 @@ impl<'a> Printed<'a> {
     fn fold(
         &self,
         line: &str,
-        dialect: Dialect,
+        text_format: TextFormat,
         cursor: usize,
         claimed: &[bool],
     ) -> Option<(usize, usize)> {
         let (head, count) = rsplit_once(line.strip_suffix(']')?, "  [x")?;
         let n: usize = count.parse().ok().filter(|&n| n >= 2)?;
-        let key = match dialect {
-            Dialect::Exact => Key::Printed,
-            Dialect::Upstream => Key::Clean,
+        let key = match text_format {
+            TextFormat::Exact => Key::Printed,
+            TextFormat::Upstream => Key::Clean,
         };
         let candidates = self.printing(key, head);
         let end = self.newest_below(candidates, cursor, claimed, |i| self.run_at(i) >= n)?;
@@ -192,13 +192,13 @@ fn sorted_by(texts: &[String], base: usize) -> Vec<usize> {
 pub(crate) fn align(
     truth: &Truth,
     body: &[&str],
-    dialect: Dialect,
+    text_format: TextFormat,
     limits: &Limits,
     raw: bool,
     claimed: &[bool],
     anomalies: &mut Vec<Anomaly>,
 ) -> Aligned {
-    let printed = Printed::new(truth, dialect, limits, raw);
+    let printed = Printed::new(truth, text_format, limits, raw);
     let mut out = Aligned::default();
     let mut lines = body;
     if let (Some(p), Some((last, rest))) = (truth.partial(), body.split_last()) {
@@ -218,7 +218,7 @@ pub(crate) fn align(
     // carries are then all shown before, and the exact format puts a marker there.
     let mut newer_matched = out.partial;
     for &line in lines.iter().rev() {
-        if let Some(marker) = dialect.marker(line) {
+        if let Some(marker) = text_format.marker(line) {
             if let Marker::Gap(n) = marker {
                 gap = Some((n, cursor));
             }
@@ -230,11 +230,11 @@ pub(crate) fn align(
             .map(|i| (i, i))
             .or_else(|| {
                 (!raw)
-                    .then(|| printed.fold(line, dialect, cursor, claimed))
+                    .then(|| printed.fold(line, text_format, cursor, claimed))
                     .flatten()
             })
-            .or_else(|| match dialect {
-                Dialect::Upstream if !raw => printed.capped_fold(line, limits, cursor),
+            .or_else(|| match text_format {
+                TextFormat::Upstream if !raw => printed.capped_fold(line, limits, cursor),
                 _ => None,
             });
         let Some((first, last)) = found else {
@@ -258,7 +258,7 @@ pub(crate) fn align(
                     format!("{line:?} after a marker of {n}"),
                 ));
             }
-        } else if newer_matched && cursor > last + 1 && dialect == Dialect::Exact && !raw {
+        } else if newer_matched && cursor > last + 1 && text_format == TextFormat::Exact && !raw {
             anomalies.push(Anomaly::new(
                 AnomalyKind::DishonestCount,
                 Some(LineRef::of(truth, last)),

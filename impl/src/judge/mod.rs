@@ -47,7 +47,7 @@ use truth::fnv1a;
 
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 
-pub use text::Dialect;
+use crate::condense::TextFormat;
 
 use crate::api::Request;
 use crate::js::{truncate_utf16, utf16_len};
@@ -61,7 +61,7 @@ use truth::Truth;
 #[derive(Clone, Debug)]
 pub struct Rules {
     /// Which text format the engine writes: the markers, header and notes the judge reads.
-    pub dialect: Dialect,
+    pub text_format: TextFormat,
     /// The engine's limits: the budget, the per-line cap, the fold threshold, the default view
     /// and `lines`.
     pub limits: Limits,
@@ -387,13 +387,13 @@ impl Judge {
             };
         }
         let raw = input.request.raw;
-        let parsed = Parsed::of(input.text, rules.dialect, raw);
-        let claimed = Claimed::of(&parsed, rules.dialect);
+        let parsed = Parsed::of(input.text, rules.text_format, raw);
+        let claimed = Claimed::of(&parsed, rules.text_format);
         let claims = self.claims(&truth, input, &mut v);
         let aligned = align(
             &truth,
             &parsed.body,
-            rules.dialect,
+            rules.text_format,
             &rules.limits,
             raw,
             &claims,
@@ -432,7 +432,7 @@ impl Judge {
             self.judge_condensed(rules, &read, &parsed, input, &mut v);
         }
         self.judge_counts(&read, &rules.limits, first || v.new_generation, &mut v);
-        if rules.dialect == Dialect::Exact {
+        if rules.text_format == TextFormat::Exact {
             self.judge_statements(rules, &read, &parsed, input, first, &mut v);
         }
         v.flags.partial_completed = self.completes_partial(&v.delivered);

@@ -249,14 +249,14 @@ fn check_view(stated: &Stated, facts: &Facts<'_>, counted_whole: bool, v: &mut V
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Dialect, Judge, ReadInput, Rules};
+    use super::super::{Judge, ReadInput, Rules, TextFormat};
     use crate::api::Request;
     use crate::limits::Limits;
 
     /// What the judge finds wrong with `text` as the reply to a read of `log` (then recorded).
     fn wrong_in(judge: &mut Judge, log: &[u8], request: &Request, text: &str) -> Vec<String> {
         let rules = Rules {
-            dialect: Dialect::Exact,
+            text_format: TextFormat::Exact,
             limits: Limits::default(),
         };
         let input = ReadInput {

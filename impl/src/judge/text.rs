@@ -1,55 +1,20 @@
 //! A reply's text, taken apart: which line is the header, which lines are the body, which
 //! paragraphs are notes, and the numbers the header and notes state.
 //!
-//! The judge knows two text formats ([`Dialect`]); an engine says which one it writes. Only
+//! The judge knows two text formats ([`TextFormat`]); an engine says which one it writes. Only
 //! the markers a format documents are recognised: anything else in the body must be a line of
 //! the log, or the judge reports it.
 
 use super::literal::{contains, find, rfind, rsplit_once, split, split_once};
-use crate::condense::Style;
+use crate::condense::TextFormat;
 
-/// The text format of an engine's replies: how the judge tells a header, a note and a gap
-/// marker from a line of the log, and where it reads the numbers a reply states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Dialect {
-    /// This crate's exact engine (`bgtail-exact-1`): a header on every condensed reply,
-    /// `… N lines already shown …` between runs, notes counting what was left out.
-    Exact,
-    /// pi-bgrun 0.7's (`pi-bgrun-0.7`): no header on a first read, `+N new lines since last
-    /// read — log at T lines` on a delta, a widening's `showing the k earlier lines`.
-    Upstream,
-}
-
-impl Dialect {
-    /// The name an engine gives in the protocol's `init_ok` (`text_format`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Exact => "bgtail-exact-1",
-            Dialect::Upstream => "pi-bgrun-0.7",
-        }
-    }
-
-    /// The dialect a `text_format` names.
-    pub fn from_name(name: &str) -> Option<Dialect> {
-        [Dialect::Exact, Dialect::Upstream]
-            .into_iter()
-            .find(|d| d.name() == name)
-    }
-
-    /// How this format builds a line's emission (ANSI stripping, fold and cap order).
-    pub fn style(self) -> Style {
-        match self {
-            Dialect::Exact => Style::Exact,
-            Dialect::Upstream => Style::Upstream,
-        }
-    }
-
+/// What the judge reads in each format: headers, statuses and markers.
+impl TextFormat {
     fn is_header(self, line: &str) -> bool {
         match self {
             // Every condensed reply of the exact engine that carries lines opens with one.
-            Dialect::Exact => true,
-            Dialect::Upstream => {
+            TextFormat::Exact => true,
+            TextFormat::Upstream => {
                 (line.starts_with('+') && contains(line, " since last read — log at "))
                     || line.starts_with("no new lines since last read — showing the ")
                     || line.ends_with(" — showing full tail")
@@ -61,11 +26,11 @@ impl Dialect {
     fn is_status(self, main: &str) -> bool {
         !main.contains('\n')
             && match self {
-                Dialect::Exact => {
+                TextFormat::Exact => {
                     main.ends_with(')')
                         && (contains(main, "(no new lines — ") || contains(main, "(empty log — "))
                 }
-                Dialect::Upstream => main.starts_with("(no new lines since last read — log at "),
+                TextFormat::Upstream => main.starts_with("(no new lines since last read — log at "),
             }
     }
 
@@ -75,14 +40,14 @@ impl Dialect {
             return Some(Marker::Empty);
         }
         match self {
-            Dialect::Exact => {
+            TextFormat::Exact => {
                 let rest = line.strip_prefix("… ")?.strip_suffix(" already shown …")?;
                 let n = rest
                     .strip_suffix(" lines")
                     .or_else(|| rest.strip_suffix(" line"))?;
                 n.parse().ok().map(Marker::Gap)
             }
-            Dialect::Upstream => None,
+            TextFormat::Upstream => None,
         }
     }
 }
@@ -111,7 +76,7 @@ impl<'a> Parsed<'a> {
     /// Takes `text` apart. Notes are the one-line paragraphs wrapped in parentheses that end
     /// the text, each after a blank line; a body has no blank line of its own, except where a
     /// line of the log was made only of escape sequences, and such a line is never a note.
-    pub fn of(text: &'a str, dialect: Dialect, raw: bool) -> Parsed<'a> {
+    pub fn of(text: &'a str, text_format: TextFormat, raw: bool) -> Parsed<'a> {
         let mut main_end = text.len();
         let mut notes = Vec::new();
         while let Some(at) = rfind(&text[..main_end], "\n\n(") {
@@ -128,14 +93,14 @@ impl<'a> Parsed<'a> {
             notes,
             ..Parsed::default()
         };
-        if !raw && dialect.is_status(main) {
+        if !raw && text_format.is_status(main) {
             parsed.status = Some(main);
             return parsed;
         }
         let mut lines = main.split('\n');
         if !raw && !main.is_empty() {
             let first = lines.clone().next().unwrap_or_default();
-            if dialect.is_header(first) {
+            if text_format.is_header(first) {
                 parsed.header = lines.next();
             }
         }
@@ -258,12 +223,12 @@ fn number_before(s: &str, word: &str) -> Option<u64> {
 }
 
 impl Claimed {
-    /// What `parsed` states, read by `dialect`'s rules.
-    pub fn of(parsed: &Parsed<'_>, dialect: Dialect) -> Claimed {
+    /// What `parsed` states, read by `text_format`'s rules.
+    pub fn of(parsed: &Parsed<'_>, text_format: TextFormat) -> Claimed {
         let mut c = Claimed::default();
-        match dialect {
-            Dialect::Exact => c.read_exact(parsed),
-            Dialect::Upstream => c.read_upstream(parsed),
+        match text_format {
+            TextFormat::Exact => c.read_exact(parsed),
+            TextFormat::Upstream => c.read_upstream(parsed),
         }
         c
     }
@@ -459,11 +424,11 @@ mod tests {
     #[test]
     fn an_exact_delta_is_taken_apart() {
         let text = "+2 of 3 new lines — log at 13 lines\nline-12\nline-13\n\n(1 skipped line above this window — lines: 3 reaches it)";
-        let p = Parsed::of(text, Dialect::Exact, false);
+        let p = Parsed::of(text, TextFormat::Exact, false);
         assert_eq!(p.header, Some("+2 of 3 new lines — log at 13 lines"));
         assert_eq!(p.body, ["line-12", "line-13"]);
         assert_eq!(p.notes.len(), 1);
-        let c = Claimed::of(&p, Dialect::Exact);
+        let c = Claimed::of(&p, TextFormat::Exact);
         assert_eq!(
             (
                 c.new_shown,
@@ -479,51 +444,57 @@ mod tests {
     #[test]
     fn an_exact_status_states_the_count_and_the_unseen_lines() {
         let text = "(no new lines — log at 13 lines; 5 earlier lines never shown — lines: 9 reaches the newest)";
-        let p = Parsed::of(text, Dialect::Exact, false);
+        let p = Parsed::of(text, TextFormat::Exact, false);
         assert!(p.body.is_empty() && p.header.is_none());
-        let c = Claimed::of(&p, Dialect::Exact);
+        let c = Claimed::of(&p, TextFormat::Exact);
         assert_eq!((c.total, c.unseen_above), (Some(13), Some(5)));
     }
 
     #[test]
     fn upstream_headers_are_told_from_lines() {
-        let p = Parsed::of("line-6\nline-7", Dialect::Upstream, false);
+        let p = Parsed::of("line-6\nline-7", TextFormat::Upstream, false);
         assert_eq!((p.header, p.body.len()), (None, 2));
         let p = Parsed::of(
             "no new lines since last read — showing the 2 earlier lines of the widened window (now the last 4 of 13)\nline-10\nline-11",
-            Dialect::Upstream,
+            TextFormat::Upstream,
             false,
         );
-        let c = Claimed::of(&p, Dialect::Upstream);
+        let c = Claimed::of(&p, TextFormat::Upstream);
         assert_eq!(
             (c.shown, c.total, c.new_lines),
             (Some(2), Some(13), Some(0))
         );
         let p = Parsed::of(
             "(no new lines since last read — log at 13 lines)",
-            Dialect::Upstream,
+            TextFormat::Upstream,
             false,
         );
-        assert_eq!(Claimed::of(&p, Dialect::Upstream).total, Some(13));
+        assert_eq!(Claimed::of(&p, TextFormat::Upstream).total, Some(13));
     }
 
     #[test]
     fn gap_markers_are_read() {
         assert_eq!(
-            Dialect::Exact.marker("… 3 lines already shown …"),
+            TextFormat::Exact.marker("… 3 lines already shown …"),
             Some(Marker::Gap(3))
         );
         assert_eq!(
-            Dialect::Exact.marker("… 1 line already shown …"),
+            TextFormat::Exact.marker("… 1 line already shown …"),
             Some(Marker::Gap(1))
         );
-        assert_eq!(Dialect::Upstream.marker("… 1 line already shown …"), None);
+        assert_eq!(
+            TextFormat::Upstream.marker("… 1 line already shown …"),
+            None
+        );
     }
 
     #[test]
     fn the_condensing_notes_are_read_and_a_body_without_them_says_zero() {
         let text = "2 lines — log at 2 lines\nred\nlong-xx …[+4 chars]\n\n(2 ANSI escape sequences stripped; 1 repeated-line run collapsed; 1 long line truncated to 8 chars)";
-        let c = Claimed::of(&Parsed::of(text, Dialect::Exact, false), Dialect::Exact);
+        let c = Claimed::of(
+            &Parsed::of(text, TextFormat::Exact, false),
+            TextFormat::Exact,
+        );
         let said = Condensing {
             escapes: 2,
             folds: 1,
@@ -531,25 +502,28 @@ mod tests {
             cap: Some(8),
         };
         assert_eq!(c.condensing, Some(said));
-        let plain = Parsed::of("1 line — log at 1 line\na", Dialect::Exact, false);
-        let c = Claimed::of(&plain, Dialect::Exact);
+        let plain = Parsed::of("1 line — log at 1 line\na", TextFormat::Exact, false);
+        let c = Claimed::of(&plain, TextFormat::Exact);
         assert_eq!(c.condensing, Some(Condensing::default()));
         // A status carries no body, so no condensing; upstream's notes are not read.
-        let status = Parsed::of("(no new lines — log at 1 line)", Dialect::Exact, false);
-        assert_eq!(Claimed::of(&status, Dialect::Exact).condensing, None);
+        let status = Parsed::of("(no new lines — log at 1 line)", TextFormat::Exact, false);
+        assert_eq!(Claimed::of(&status, TextFormat::Exact).condensing, None);
         let upstream = Parsed::of(
             "a\n\n(1 repeated-line run collapsed)",
-            Dialect::Upstream,
+            TextFormat::Upstream,
             false,
         );
-        assert_eq!(Claimed::of(&upstream, Dialect::Upstream).condensing, None);
+        assert_eq!(
+            Claimed::of(&upstream, TextFormat::Upstream).condensing,
+            None
+        );
     }
 
     #[test]
     fn a_blank_emission_stays_in_the_body() {
         let p = Parsed::of(
             "3 lines — log at 3 lines\na\n\nb\n\n(note)",
-            Dialect::Exact,
+            TextFormat::Exact,
             false,
         );
         assert_eq!(p.body, ["a", "", "b"]);
