@@ -160,12 +160,24 @@ fn the_tree_speaks_of_the_project_in_the_present() {
 
 #[test]
 fn the_history_check_finds_each_pattern_and_spares_the_domain() {
+    // The five lines to be flagged are assembled from parts, so that no scan of the tree
+    // (this file is skipped by the check, not by every reader) sees them spelled out.
+    let flagged = [
+        ["found at ", "stop", " 25"],
+        ["see ", "issue", " 12"],
+        ["as in ", "#", "5"],
+        ["commit ", "8db51ed", ""],
+        ["slow ", "to", "day"],
+    ]
+    .map(|parts| parts.concat())
+    .join("\n");
     let found = history_in(
         "x.md",
-        "found at stop 25\nsee issue 12\nas in #5\ncommit 8db51ed\nslow today\n\
+        &(flagged
+            + "\n\
          upstream's #28 and issue #28 stay\nMeasured at commit 8db51ed.\n\
          1048600 bytes, deadbeef, 9.5367431640625e+243\n\
-         | file | measured at commit |\n|---|---|\n| a.rs | 8db51ed |\n",
+         | file | measured at commit |\n|---|---|\n| a.rs | 8db51ed |\n"),
     );
     let lines: Vec<&str> = found.iter().map(|f| f.split(':').nth(1).unwrap()).collect();
     assert_eq!(lines, ["1", "2", "3", "4", "5"], "{found:#?}");
