@@ -477,8 +477,11 @@ where
     });
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let bound = loop {
-        if let Some(p) = own_listening_port() {
-            break p;
+        match own_listening_port() {
+            Some(Some(p)) => break p,
+            // No socket table to read (not Linux): a port given is the port served.
+            None if port != 0 => break port,
+            _ => {}
         }
         if server.is_finished() || std::time::Instant::now() > deadline {
             eprintln!("bgtail explore: could not listen on 127.0.0.1:{port}");
@@ -493,8 +496,9 @@ where
 }
 
 /// The port of the one TCP socket this process listens on (Linux: the socket inodes among
-/// `/proc/self/fd` matched against `/proc/self/net/tcp`); `None` where that cannot be read.
-fn own_listening_port() -> Option<u16> {
+/// `/proc/self/fd` matched against `/proc/self/net/tcp`): `Some(None)` while there is none
+/// yet, `None` where the table cannot be read.
+fn own_listening_port() -> Option<Option<u16>> {
     let inodes: Vec<String> = std::fs::read_dir("/proc/self/fd")
         .ok()?
         .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
@@ -505,14 +509,14 @@ fn own_listening_port() -> Option<u16> {
         .collect();
     let table = std::fs::read_to_string("/proc/self/net/tcp").ok()?;
     // Columns: sl, local_address (hex ip:port), rem_address, st (0A is LISTEN), …, inode.
-    table.lines().skip(1).find_map(|row| {
+    Some(table.lines().skip(1).find_map(|row| {
         let cols: Vec<&str> = row.split_whitespace().collect();
         let (local, state, inode) = (cols.get(1)?, cols.get(3)?, cols.get(9)?);
         if *state != "0A" || !inodes.iter().any(|i| i == inode) {
             return None;
         }
         u16::from_str_radix(local.rsplit_once(':')?.1, 16).ok()
-    })
+    }))
 }
 
 pub fn explore(args: ExploreArgs) -> anyhow::Result<ExitCode> {
