@@ -26,24 +26,22 @@
 
 #![warn(missing_docs)]
 
-pub mod api;
-pub mod condense;
-pub mod details;
-pub mod exact;
-pub mod generate;
-pub(crate) mod js;
-pub mod judge;
-pub mod limits;
-pub mod pi_import;
-pub mod pi_session;
-pub mod protocol;
-pub mod replay;
-pub mod shipped;
+// The layers, lowest first (docs/architecture.md). The layer folders are private; each
+// public module is re-exported at the root, so `bgtail::judge` and `bgtail::view` are the
+// public paths and the folders are free to change.
+mod upstream;
 pub mod source;
+mod interface;
+mod engines;
 pub mod state_file;
-mod tail;
-pub mod trace;
-pub mod view;
+mod checker;
+mod formats;
+
+pub use checker::{generate, judge, replay};
+pub use engines::{exact, shipped};
+pub use formats::{pi_import, pi_session, protocol, trace};
+pub use interface::api;
+pub use upstream::{condense, details, limits, view};
 
 pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason, ShownLine};
 pub use condense::TextFormat;
@@ -51,4 +49,4 @@ pub use details::Details;
 pub use exact::{ExactEngine, ExactState, LineIndex};
 pub use limits::{Limits, LimitsError};
 pub use shipped::{ShippedEngine, ShippedState};
-pub use tail::Tail;
+pub use interface::tail::Tail;

@@ -31,7 +31,7 @@
 //! # Ok::<(), bgtail::state_file::StateFileError>(())
 //! ```
 
-use crate::api::Engine;
+use crate::interface::api::Engine;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::fs::{File, OpenOptions};

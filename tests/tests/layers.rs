@@ -9,10 +9,15 @@ use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Which top-level modules each top-level module of `impl/src/` names in its code.
+/// The folders of `impl/src/` that group modules into layers; every other top-level file or
+/// folder is a module of its own (`source`, `state_file`).
+const LAYER_FOLDERS: &[&str] = &["interface", "upstream", "engines", "checker", "formats"];
+
+/// Which modules each module of `impl/src/` names in its code, as `layer::module` paths
+/// (`upstream::view`, `engines::exact`) or a module's own name (`source`, `state_file`).
 fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = bgtail_tests::inputs::workspace_root().join("impl/src");
-    let path = Regex::new(r"crate::([a-z_][a-z0-9_]*)").unwrap();
+    let path = Regex::new(r"crate::([a-z_][a-z0-9_]*)(?:::([a-z_][a-z0-9_]*))?").unwrap();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut stack = vec![src.clone()];
     while let Some(dir) = stack.pop() {
@@ -22,7 +27,7 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
                 stack.push(file);
                 continue;
             }
-            let Some(module) = top_module(&src, &file) else {
+            let Some(module) = module_of(&src, &file) else {
                 continue;
             };
             let code = std::fs::read_to_string(&file).unwrap();
@@ -30,8 +35,9 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
             for line in code.lines() {
                 let code = line.split("//").next().unwrap_or("");
                 for m in path.captures_iter(code) {
-                    if m[1] != module {
-                        uses.insert(m[1].to_string());
+                    let used = imported(&m[1], m.get(2).map(|n| n.as_str()));
+                    if used != module {
+                        uses.insert(used);
                     }
                 }
             }
@@ -40,12 +46,40 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// `exact` for `impl/src/exact/scan.rs`, `api` for `impl/src/api.rs`; `None` for `lib.rs`.
-fn top_module(src: &Path, file: &Path) -> Option<String> {
+/// The module a `crate::FIRST::SECOND` path names. A path into a layer must name the module
+/// inside it: the root's re-exports (`crate::view`) would hide which layer is imported.
+fn imported(first: &str, second: Option<&str>) -> String {
+    if !LAYER_FOLDERS.contains(&first) {
+        return first.to_string();
+    }
+    match second {
+        Some(module) => format!("{first}::{module}"),
+        None => panic!("`crate::{first}` names a layer, not a module in it"),
+    }
+}
+
+/// `engines::exact` for `impl/src/engines/exact/scan.rs`, `upstream::view` for
+/// `impl/src/upstream/view.rs`, `source` for `impl/src/source/file.rs`; `None` for `lib.rs`
+/// and a layer's own `mod.rs`, which only declare modules.
+fn module_of(src: &Path, file: &Path) -> Option<String> {
+    if file.extension().is_none_or(|e| e != "rs") {
+        return None;
+    }
     let rel = file.strip_prefix(src).ok()?;
-    let first = rel.components().next()?.as_os_str().to_str()?;
-    let name = first.strip_suffix(".rs").unwrap_or(first);
-    (name != "lib" && file.extension().is_some_and(|e| e == "rs")).then(|| name.to_string())
+    let parts: Vec<&str> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str().unwrap())
+        .collect();
+    let stem = |name: &str| name.strip_suffix(".rs").unwrap_or(name).to_string();
+    match parts.as_slice() {
+        ["lib.rs"] => None,
+        [layer, "mod.rs"] if LAYER_FOLDERS.contains(layer) => None,
+        [layer, module, ..] if LAYER_FOLDERS.contains(layer) => {
+            Some(format!("{layer}::{}", stem(module)))
+        }
+        [module, ..] => Some(stem(module)),
+        [] => None,
+    }
 }
 
 /// A cycle in `graph`, as the modules along it, if there is one.
@@ -111,37 +145,54 @@ fn a_cycle_is_found_and_named() {
     assert_eq!(find_cycle(&graph), None);
 }
 
-/// Modules that may import only what the layer below them offers.
+/// Modules that may import only what the layers below them offer: this is
+/// docs/architecture.md's rules, in code.
 const LAYERS: &[(&str, &[&str])] = &[
     // Upstream's semantics, shared by both engines.
-    ("js", &[]),
-    ("limits", &[]),
-    ("details", &[]),
-    ("view", &["js"]),
-    ("condense", &["js", "limits"]),
+    ("upstream::js", &[]),
+    ("upstream::limits", &[]),
+    ("upstream::details", &[]),
+    ("upstream::view", &["upstream::js"]),
+    ("upstream::condense", &["upstream::js", "upstream::limits"]),
     // The sources: a leaf.
     ("source", &[]),
     // The engine interface.
-    (
-        "api",
-        &["js", "limits", "details", "view", "condense", "source"],
-    ),
-    ("tail", &["api", "source"]),
+    ("interface::api", UNDER_INTERFACE),
+    ("interface::tail", &["interface::api", "source"]),
     // The engines never import the checker or the formats.
-    (
-        "exact",
-        &[
-            "js", "limits", "details", "view", "condense", "source", "api",
-        ],
-    ),
-    (
-        "shipped",
-        &[
-            "js", "limits", "details", "view", "condense", "source", "api",
-        ],
-    ),
+    ("engines::exact", UNDER_ENGINES),
+    ("engines::shipped", UNDER_ENGINES),
     // The judge owes nothing to an engine.
-    ("judge", &["js", "limits", "condense", "api"]),
+    (
+        "checker::judge",
+        &[
+            "upstream::js",
+            "upstream::limits",
+            "upstream::condense",
+            "interface::api",
+        ],
+    ),
+];
+
+/// What the engine interface may import: upstream's semantics and the sources.
+const UNDER_INTERFACE: &[&str] = &[
+    "upstream::js",
+    "upstream::limits",
+    "upstream::details",
+    "upstream::view",
+    "upstream::condense",
+    "source",
+];
+
+/// What an engine may import: the interface and everything under it.
+const UNDER_ENGINES: &[&str] = &[
+    "upstream::js",
+    "upstream::limits",
+    "upstream::details",
+    "upstream::view",
+    "upstream::condense",
+    "source",
+    "interface::api",
 ];
 
 #[test]
@@ -159,4 +210,23 @@ fn each_layer_imports_only_the_layers_below_it() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_path_into_a_layer_names_its_module() {
+    assert_eq!(imported("upstream", Some("view")), "upstream::view");
+    assert_eq!(imported("source", Some("memory")), "source");
+    assert!(std::panic::catch_unwind(|| imported("checker", None)).is_err());
+}
+
+#[test]
+fn each_file_belongs_to_its_layer_and_module() {
+    let src = Path::new("/x/impl/src");
+    let of = |rel: &str| module_of(src, &src.join(rel));
+    assert_eq!(of("engines/exact/scan.rs").as_deref(), Some("engines::exact"));
+    assert_eq!(of("upstream/view.rs").as_deref(), Some("upstream::view"));
+    assert_eq!(of("source/file.rs").as_deref(), Some("source"));
+    assert_eq!(of("state_file.rs").as_deref(), Some("state_file"));
+    assert_eq!(of("checker/mod.rs"), None);
+    assert_eq!(of("lib.rs"), None);
 }

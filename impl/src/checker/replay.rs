@@ -1,13 +1,13 @@
 //! Replaying a trace through an engine, every reply judged by the one judge
-//! ([`crate::judge`]) from its text: the audit tallies what the judge says was delivered,
+//! ([`crate::checker::judge`]) from its text: the audit tallies what the judge says was delivered,
 //! delivered again and hidden. [`Audit`] knows nothing of engines, so a replay of an engine in
 //! another process (the CLI's `cmd:` engines) is audited by the same code.
 
-use crate::api::{Engine, Job, Reply};
-use crate::details::Details;
-use crate::js::utf16_len;
+use crate::interface::api::{Engine, Job, Reply};
+use crate::upstream::details::Details;
+use crate::upstream::js::utf16_len;
 use crate::source::MemoryLog;
-use crate::trace::{Event, Trace};
+use crate::formats::trace::{Event, Trace};
 use serde::Serialize;
 use std::collections::HashSet;
 
@@ -17,7 +17,7 @@ pub struct ReadRecord {
     /// Index of the read's event in the trace.
     pub event: usize,
     /// The read's request.
-    pub request: crate::api::Request,
+    pub request: crate::interface::api::Request,
     /// The reply, or the refusal's text.
     pub text: String,
     /// The engine's reply (`None` when the read was refused).
@@ -28,7 +28,7 @@ pub struct ReadRecord {
     /// Complete lines this reply delivered that were delivered before in this generation.
     pub repeated: u64,
     /// What the judge found wrong with this reply.
-    pub anomalies: Vec<crate::judge::Anomaly>,
+    pub anomalies: Vec<crate::checker::judge::Anomaly>,
     /// What went wrong around the reply (an engine in another process that failed).
     pub problems: Vec<String>,
 }
@@ -99,7 +99,7 @@ pub struct Replay {
 /// the same key order, and error or not. `details: None` is a refusal (upstream throws: an
 /// error with a message and no details).
 pub(crate) fn matches_expected(
-    expect: &crate::trace::Expected,
+    expect: &crate::formats::trace::Expected,
     text: &str,
     details: Option<&Details>,
     is_error: bool,
@@ -132,8 +132,8 @@ pub struct Observed<'a> {
 /// was delivered, delivered again, and never delivered. It knows nothing of engines: the
 /// in-process replay and the replay of an engine in another process feed it the same way.
 pub struct Audit {
-    rules: crate::judge::Rules,
-    judge: crate::judge::Judge,
+    rules: crate::checker::judge::Rules,
+    judge: crate::checker::judge::Judge,
     /// Which file sits at the path: bumped whenever another file (or none) comes to sit there.
     files: u64,
     /// Bumped whenever the judge finds a new generation.
@@ -145,10 +145,10 @@ pub struct Audit {
 
 impl Audit {
     /// An audit holding replies to `rules`.
-    pub fn new(rules: crate::judge::Rules) -> Self {
+    pub fn new(rules: crate::checker::judge::Rules) -> Self {
         Audit {
             rules,
-            judge: crate::judge::Judge::default(),
+            judge: crate::checker::judge::Judge::default(),
             files: 0,
             generation: 0,
             hidden: HashSet::new(),
@@ -169,7 +169,7 @@ impl Audit {
     pub fn reply(
         &mut self,
         log: &[u8],
-        request: &crate::api::Request,
+        request: &crate::interface::api::Request,
         reply: Observed<'_>,
         record: &mut ReadRecord,
     ) {
@@ -181,7 +181,7 @@ impl Audit {
         }
         let verdict = self.judge.judge(
             &self.rules,
-            &crate::judge::ReadInput {
+            &crate::checker::judge::ReadInput {
                 log,
                 file: self.files,
                 request,
@@ -195,7 +195,7 @@ impl Audit {
     }
 
     /// Adds one verdict to the tally.
-    fn count(&mut self, log: &[u8], v: &crate::judge::Verdict) {
+    fn count(&mut self, log: &[u8], v: &crate::checker::judge::Verdict) {
         self.generation += u64::from(v.new_generation);
         let t = &mut self.tally;
         t.lines_delivered += v.delivered.len() as u64;
@@ -219,7 +219,7 @@ impl Audit {
     /// Compares a reply with the trace's recorded one.
     pub fn compare(
         &mut self,
-        expect: &crate::trace::Expected,
+        expect: &crate::formats::trace::Expected,
         reply: (&str, Option<&Details>, bool),
         record: &mut ReadRecord,
     ) {
@@ -233,7 +233,7 @@ impl Audit {
     pub fn finish(mut self, bytes: &[u8]) -> Tally {
         self.tally.lines_lost = self.hidden.len() as u64;
         let continues = self.judge.continues(bytes, self.files);
-        self.tally.lines_never_shown = crate::judge::content_lines_of(bytes)
+        self.tally.lines_never_shown = crate::checker::judge::content_lines_of(bytes)
             .into_iter()
             .filter(|k| !continues || self.judge.delivered().binary_search(k).is_err())
             .count() as u64;
@@ -243,7 +243,7 @@ impl Audit {
 
 impl ReadRecord {
     /// The record of the read at trace event `event`, before its reply.
-    pub fn new(event: usize, request: crate::api::Request) -> Self {
+    pub fn new(event: usize, request: crate::interface::api::Request) -> Self {
         ReadRecord {
             event,
             request,
@@ -258,8 +258,8 @@ impl ReadRecord {
 }
 
 /// The rules an in-process engine is judged by: its text format and its limits.
-pub fn rules_of<E: Engine>(engine: &E) -> crate::judge::Rules {
-    crate::judge::Rules {
+pub fn rules_of<E: Engine>(engine: &E) -> crate::checker::judge::Rules {
+    crate::checker::judge::Rules {
         text_format: engine.text_format(),
         limits: engine.limits().clone(),
     }
@@ -309,7 +309,7 @@ fn read_once<E: Engine>(
     state: &mut E::State,
     log: &MemoryLog,
     audit: &mut Audit,
-    read: &crate::trace::Read,
+    read: &crate::formats::trace::Read,
     record: &mut ReadRecord,
 ) {
     let job = Job {
@@ -319,7 +319,7 @@ fn read_once<E: Engine>(
     let outcome = engine.read(state, job, &log.source(), &record.request);
     // Recorded replies are upstream's: an engine is held to them when it writes upstream's
     // text format (the shipped engine does; the exact engine writes its own).
-    let upstream = rules_of(engine).text_format == crate::condense::TextFormat::Upstream;
+    let upstream = rules_of(engine).text_format == crate::upstream::condense::TextFormat::Upstream;
     let expect = read.expect.as_ref().filter(|_| upstream);
     let reply = match outcome {
         Ok(reply) => reply,
@@ -348,7 +348,7 @@ fn read_once<E: Engine>(
     let observed = Observed {
         text: &reply.text,
         // A gated read is judged by the request; an error reply carries no lines.
-        is_error: reply.is_error || reply.kind == crate::api::ReadKind::Error,
+        is_error: reply.is_error || reply.kind == crate::interface::api::ReadKind::Error,
         shown: Some(&shown),
     };
     audit.reply(log.bytes(), &record.request.clone(), observed, record);

@@ -1,7 +1,7 @@
 //! A reader of one job's log: an engine, its bookmarks, and the job — the smallest way to use
 //! an engine as a library.
 
-use crate::api::{Engine, Job, Rejected, Reply, Request};
+use crate::interface::api::{Engine, Job, Rejected, Reply, Request};
 use crate::source::LogSource;
 
 /// One job read through one engine, remembering its bookmarks between reads.

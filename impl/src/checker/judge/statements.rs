@@ -12,9 +12,9 @@
 use super::text::{Claimed, Stated};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, Verdict};
-use crate::api::{clamp_window, Request};
-use crate::js::format_bytes;
-use crate::limits::Limits;
+use crate::interface::api::{clamp_window, Request};
+use crate::upstream::js::format_bytes;
+use crate::upstream::limits::Limits;
 
 /// Which of its forms a reply's text took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,8 +250,8 @@ fn check_view(stated: &Stated, facts: &Facts<'_>, counted_whole: bool, v: &mut V
 #[cfg(test)]
 mod tests {
     use super::super::{Judge, ReadInput, Rules, TextFormat};
-    use crate::api::Request;
-    use crate::limits::Limits;
+    use crate::interface::api::Request;
+    use crate::upstream::limits::Limits;
 
     /// What the judge finds wrong with `text` as the reply to a read of `log` (then recorded).
     fn wrong_in(judge: &mut Judge, log: &[u8], request: &Request, text: &str) -> Vec<String> {

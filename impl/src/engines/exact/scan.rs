@@ -31,9 +31,9 @@
 //! needed.
 
 use super::index::{count_lines, LineIndex, Mark};
-use crate::limits::Limits;
+use crate::upstream::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
-use crate::view::{cap_of, is_content, line_text, View};
+use crate::upstream::view::{cap_of, is_content, line_text, View};
 
 /// The largest piece read at once, so that counting a large view keeps little in memory.
 const MAX_PIECE: u64 = 1 << 20;

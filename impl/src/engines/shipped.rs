@@ -5,17 +5,17 @@
 //! shown), and the bookmark is written before the condenser, which keeps the *oldest* lines that
 //! fit its budget — so a capped read marks lines as read that the agent never saw.
 
-use crate::api::{
+use crate::interface::api::{
     cap_note, check_id, clamp_window, error_reply, gated_reply, normalize_lines,
     running_state_line, Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason,
     ShownLine,
 };
-use crate::condense::condense_oldest_first;
-use crate::details::Details;
-use crate::js::{format_bytes, group_thousands, plural, Utf16Prefix};
-use crate::limits::Limits;
+use crate::upstream::condense::condense_oldest_first;
+use crate::upstream::details::Details;
+use crate::upstream::js::{format_bytes, group_thousands, plural, Utf16Prefix};
+use crate::upstream::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
-use crate::view::View;
+use crate::upstream::view::View;
 use serde::{Deserialize, Serialize};
 
 /// One id's bookmark (§3).
@@ -110,8 +110,8 @@ impl Engine for ShippedEngine {
         &self.limits
     }
 
-    fn text_format(&self) -> crate::condense::TextFormat {
-        crate::condense::TextFormat::Upstream
+    fn text_format(&self) -> crate::upstream::condense::TextFormat {
+        crate::upstream::condense::TextFormat::Upstream
     }
 
     fn read(
@@ -393,7 +393,7 @@ fn details(
     truncated_at: Option<f64>,
 ) -> Details {
     let row = f.row;
-    let mut details = crate::api::details_head(job, f.selected as u64, row != Row::Raw);
+    let mut details = crate::interface::api::details_head(job, f.selected as u64, row != Row::Raw);
     if matches!(row, Row::Delta { .. } | Row::NoNew | Row::Widened) {
         details.push_new("newLines", f.fresh);
         details.push_new("totalLines", f.total);
@@ -403,7 +403,7 @@ fn details(
     } else if !notes.is_empty() {
         details.push_new("condenserNotes", notes.to_vec());
     }
-    crate::api::details_tail(&mut details, window, truncated_at);
+    crate::interface::api::details_tail(&mut details, window, truncated_at);
     details
 }
 

@@ -1,8 +1,8 @@
 //! The interface both engines share: a request in, a reply out, the bookmarks as a plain value.
 
-use crate::details::Details;
-use crate::js::{has_control_char, json_quote, utf16_len};
-use crate::limits::Limits;
+use crate::upstream::details::Details;
+use crate::upstream::js::{has_control_char, json_quote, utf16_len};
+use crate::upstream::limits::Limits;
 use crate::source::{LogSource, SourceError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -28,7 +28,7 @@ pub struct Request {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::js::js_number"
+        serialize_with = "crate::upstream::js::js_number"
     )]
     pub lines: Option<f64>,
     /// Skip condensing and return the verbatim window.
@@ -38,7 +38,7 @@ pub struct Request {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::js::js_number"
+        serialize_with = "crate::upstream::js::js_number"
     )]
     pub bytes: Option<f64>,
     /// Read the log even though the job is still running (0.8.0).
@@ -251,7 +251,7 @@ pub trait Engine {
     fn limits(&self) -> &Limits;
 
     /// How the engine condenses lines (for checkers that look for a line in a reply).
-    fn text_format(&self) -> crate::condense::TextFormat;
+    fn text_format(&self) -> crate::upstream::condense::TextFormat;
 
     /// Whether [`Reply::shown`] is the engine's claim of what the text carries (both in-crate
     /// engines make one; an engine in another process may not, and then its replies are
@@ -281,11 +281,11 @@ pub(crate) fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
 }
 
 /// The note upstream appends when the log was capped at `cap` bytes (the exit marker's
-/// ` truncated=` label, a JavaScript number: see [`crate::view::View::truncated_at`]).
+/// ` truncated=` label, a JavaScript number: see [`crate::upstream::view::View::truncated_at`]).
 pub(crate) fn cap_note(cap: f64) -> String {
     format!(
         "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
-        crate::js::format_bytes(cap)
+        crate::upstream::js::format_bytes(cap)
     )
 }
 
@@ -341,7 +341,7 @@ pub(crate) fn details_head(job: Job<'_>, lines_shown: u64, condensed: bool) -> D
 pub(crate) fn details_tail(d: &mut Details, window: u64, truncated_at: Option<f64>) {
     d.push_new("windowBytes", window);
     if let Some(cap) = truncated_at {
-        d.push_new("truncatedAtBytes", crate::js::json_number(cap));
+        d.push_new("truncatedAtBytes", crate::upstream::js::json_number(cap));
     }
 }
 

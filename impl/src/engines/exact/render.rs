@@ -2,11 +2,11 @@
 
 use super::scan::Scan;
 use super::Coverage;
-use crate::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
-use crate::condense::{build_emissions, common_notes, Emission, TextFormat};
-use crate::details::Details;
-use crate::js::{format_bytes, group_thousands, plural, utf16_len};
-use crate::limits::Limits;
+use crate::interface::api::{Counts, Job, ReadKind, Reply, Request, ResetReason, ShownLine};
+use crate::upstream::condense::{build_emissions, common_notes, Emission, TextFormat};
+use crate::upstream::details::Details;
+use crate::upstream::js::{format_bytes, group_thousands, plural, utf16_len};
+use crate::upstream::limits::Limits;
 use std::fmt::Write as _;
 
 /// Where a read starts from: the bookmark's memory, or a fresh one.
@@ -602,7 +602,7 @@ fn push_status(text: &mut String, n: &Numbers, partial_pending: bool) {
 fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) {
     let view = &scan.view;
     if let Some(cap) = scan.truncated_at {
-        text.push_str(&crate::api::cap_note(cap));
+        text.push_str(&crate::interface::api::cap_note(cap));
     }
     if scan.origin > 0 {
         push_fmt(text, format_args!(
@@ -708,7 +708,7 @@ fn details(
     truncated_at: Option<f64>,
 ) -> Details {
     let shown = counts.shown + u64::from(counts.partial_shown);
-    let mut d = crate::api::details_head(job, shown, !request.raw);
+    let mut d = crate::interface::api::details_head(job, shown, !request.raw);
     d.push_new("newLines", counts.new_lines);
     d.push_new("earlierLines", counts.earlier_shown);
     d.push_new("totalLines", counts.total_lines);
@@ -718,7 +718,7 @@ fn details(
     if !notes.is_empty() {
         d.push_new("notes", notes.to_vec());
     }
-    crate::api::details_tail(&mut d, window, truncated_at);
+    crate::interface::api::details_tail(&mut d, window, truncated_at);
     d
 }
 

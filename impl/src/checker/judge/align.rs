@@ -12,10 +12,10 @@ use super::literal::rsplit_once;
 use super::text::{Condensing, Marker};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, LineRef};
-use crate::condense::build_emissions;
-use crate::condense::TextFormat;
-use crate::js::{truncate_utf16, utf16_len};
-use crate::limits::Limits;
+use crate::upstream::condense::build_emissions;
+use crate::upstream::condense::TextFormat;
+use crate::upstream::js::{truncate_utf16, utf16_len};
+use crate::upstream::limits::Limits;
 
 /// The lines a body carries.
 #[derive(Debug, Default)]

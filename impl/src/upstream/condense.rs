@@ -6,8 +6,8 @@
 //! (`exact::render`). An emission is the unit of output and of coverage: a folded run is one
 //! emission standing for all of its source lines.
 
-use crate::js::{plural, truncate_utf16, utf16_len};
-use crate::limits::Limits;
+use crate::upstream::js::{plural, truncate_utf16, utf16_len};
+use crate::upstream::limits::Limits;
 use regex::Regex;
 use std::sync::OnceLock;
 

@@ -11,8 +11,8 @@
 //! {"event":"exit","code":0}
 //! ```
 
-use crate::api::Request;
-use crate::limits::Limits;
+use crate::interface::api::Request;
+use crate::upstream::limits::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -34,7 +34,7 @@ pub enum Source {
     Counterexample,
     /// Written by hand.
     HandWritten,
-    /// Made by [`crate::generate`] from a seed.
+    /// Made by [`crate::checker::generate`] from a seed.
     Generated,
 }
 
@@ -114,7 +114,7 @@ pub struct Read {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::js::js_number"
+        serialize_with = "crate::upstream::js::js_number"
     )]
     /// The view in bytes, as the agent's JSON gave it.
     pub bytes: Option<f64>,
@@ -157,7 +157,7 @@ impl Serialize for JsNumber {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
             JsNumber::Null => s.serialize_none(),
-            JsNumber::Value(v) => crate::js::js_number(&Some(*v), s),
+            JsNumber::Value(v) => crate::upstream::js::js_number(&Some(*v), s),
         }
     }
 }
@@ -490,7 +490,7 @@ impl Event {
 
 /// The line upstream's wrapper appends when the job exits with `code`.
 pub fn exit_marker(code: i64) -> String {
-    format!("\n{}{code}\n", crate::view::EXIT_MARKER)
+    format!("\n{}{code}\n", crate::upstream::view::EXIT_MARKER)
 }
 
 impl Read {

@@ -160,7 +160,7 @@ pub(crate) fn count_lines(buf: &[u8]) -> (i64, i64) {
     let mut start = 0;
     for nl in memchr::memchr_iter(b'\n', buf) {
         newlines += 1;
-        content += i64::from(crate::view::is_content(crate::view::line_text(
+        content += i64::from(crate::upstream::view::is_content(crate::upstream::view::line_text(
             buf, start, nl,
         )));
         start = nl + 1;

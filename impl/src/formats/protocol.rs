@@ -80,16 +80,16 @@ pub struct ReadRequest {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::trace::present_js_number"
+        deserialize_with = "crate::formats::trace::present_js_number"
     )]
-    pub lines: Option<crate::trace::JsNumber>,
+    pub lines: Option<crate::formats::trace::JsNumber>,
     /// Skip condensing: the verbatim window.
     #[serde(default)]
     pub raw: bool,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::js::js_number"
+        serialize_with = "crate::upstream::js::js_number"
     )]
     /// The view in bytes, as the agent's JSON gave it.
     pub bytes: Option<f64>,
@@ -123,7 +123,7 @@ pub enum FromEngine {
         /// Its limits, when it declares them (the judge and the model checker use them).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<DeclaredLimits>,
-        /// The markers the engine's text uses ([`crate::condense::TextFormat::name`]); absent means
+        /// The markers the engine's text uses ([`crate::upstream::condense::TextFormat::name`]); absent means
         /// pi-bgrun's.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         text_format: Option<String>,
@@ -310,7 +310,7 @@ mod tests {
         }))
         .unwrap();
         let ToEngine::Read(r) = &read else { panic!() };
-        assert_eq!(r.lines, Some(crate::trace::JsNumber::Null));
+        assert_eq!(r.lines, Some(crate::formats::trace::JsNumber::Null));
         assert!(r.raw && !r.peek);
         let reply = FromEngine::Error {
             in_reply_to: 3,

@@ -21,7 +21,7 @@
 //! Only spans are kept: a line's text is decoded when an engine asks for it, so a read costs
 //! one allocation per line it shows, not per line it scans.
 
-use crate::js::{is_js_whitespace, js_trim};
+use crate::upstream::js::{is_js_whitespace, js_trim};
 use std::borrow::Cow;
 
 /// Upstream's wrapper namespace: lines starting with it are never content.

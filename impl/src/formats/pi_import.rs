@@ -7,8 +7,8 @@
 //! folds, cut lines) cannot give the log back: the import stops there, and the calls after it
 //! are kept as not replayed, with the reason. Pure: the CLI reads and writes the files.
 
-use crate::pi_session::{recorded_read, PiSession, RecordedRead, ToolCall, ToolResult};
-use crate::trace::{self, Event, Expected, Header, OtherTool, Source, Trace, Write};
+use crate::formats::pi_session::{recorded_read, PiSession, RecordedRead, ToolCall, ToolResult};
+use crate::formats::trace::{self, Event, Expected, Header, OtherTool, Source, Trace, Write};
 use serde_json::Value;
 
 /// The jobs a session's bgtail and bggrep calls name, in the order they first appear.

@@ -34,7 +34,7 @@
 //! The judge owes nothing to an engine: its content lines, its window, its line-bound cut and
 //! its hash are its own (`truth`), written from the contract. Its one deliberate use of shared
 //! upstream semantics is the condenser's rule for what a line prints — ANSI stripped, runs
-//! folded, the per-line cap (`crate::condense`, used by `align` and `text`) — which the
+//! folded, the per-line cap (`crate::upstream::condense`, used by `align` and `text`) — which the
 //! contract takes as upstream's: a body line is checked against what the window's line prints.
 
 mod align;
@@ -47,11 +47,11 @@ use truth::fnv1a;
 
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 
-use crate::condense::TextFormat;
+use crate::upstream::condense::TextFormat;
 
-use crate::api::Request;
-use crate::js::{truncate_utf16, utf16_len};
-use crate::limits::Limits;
+use crate::interface::api::Request;
+use crate::upstream::js::{truncate_utf16, utf16_len};
+use crate::upstream::limits::Limits;
 use align::{align, Aligned};
 use serde::Serialize;
 use text::{Claimed, Condensing, Parsed};

@@ -14,7 +14,7 @@
 //! unchanged (random-number crates do not promise stable streams across versions).
 
 use crate::source::MemoryLog;
-use crate::trace::{
+use crate::formats::trace::{
     Event, Exit, Header, JsNumber, Read, Remove, Source, Trace, Truncate, Write, VERSION,
 };
 
@@ -358,7 +358,7 @@ fn exit_marker(rng: &mut Rng) -> String {
         10 => " truncated=".into(),
         _ => format!(" truncated=0{} nocap=1", rng.below(99)),
     };
-    format!("\n{}{code}{label}\n", crate::view::EXIT_MARKER)
+    format!("\n{}{code}{label}\n", crate::upstream::view::EXIT_MARKER)
 }
 
 /// Where to cut the log: anywhere, or past its end.

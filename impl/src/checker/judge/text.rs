@@ -6,7 +6,7 @@
 //! the log, or the judge reports it.
 
 use super::literal::{contains, find, rfind, rsplit_once, split, split_once};
-use crate::condense::TextFormat;
+use crate::upstream::condense::TextFormat;
 
 /// What the judge reads in each format: headers, statuses and markers.
 impl TextFormat {

@@ -14,13 +14,13 @@ pub use coverage::Coverage;
 pub use index::{LineIndex, Mark};
 use scan::{Prior, Scan, Scanner, Want};
 
-use crate::api::{
+use crate::interface::api::{
     check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
     ResetReason,
 };
-use crate::limits::Limits;
+use crate::upstream::limits::Limits;
 use crate::source::{read_span, LogIdentity, LogSource, LogStat, SourceError};
-use crate::view::View;
+use crate::upstream::view::View;
 use serde::{Deserialize, Serialize};
 
 /// How many bytes before the settled end a bookmark fingerprints.
@@ -137,7 +137,7 @@ impl ExactEngine {
     }
 
     /// An exact engine with these limits, or the relation they break.
-    pub fn try_new(limits: Limits) -> Result<Self, crate::limits::LimitsError> {
+    pub fn try_new(limits: Limits) -> Result<Self, crate::upstream::limits::LimitsError> {
         limits.validate()?;
         Ok(ExactEngine { limits })
     }
@@ -175,8 +175,8 @@ impl Engine for ExactEngine {
         &self.limits
     }
 
-    fn text_format(&self) -> crate::condense::TextFormat {
-        crate::condense::TextFormat::Exact
+    fn text_format(&self) -> crate::upstream::condense::TextFormat {
+        crate::upstream::condense::TextFormat::Exact
     }
 
     fn read(
