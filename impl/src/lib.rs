@@ -29,13 +29,13 @@
 // The layers, lowest first (docs/architecture.md). The layer folders are private; each
 // public module is re-exported at the root, so `bgtail::judge` and `bgtail::view` are the
 // public paths and the folders are free to change.
-mod upstream;
-pub mod source;
-mod interface;
-mod engines;
-pub mod state_file;
 mod checker;
+mod engines;
 mod formats;
+mod interface;
+pub mod source;
+pub mod state_file;
+mod upstream;
 
 pub use checker::{generate, judge, replay};
 pub use engines::{exact, shipped};
@@ -47,6 +47,6 @@ pub use api::{Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReas
 pub use condense::TextFormat;
 pub use details::Details;
 pub use exact::{ExactEngine, ExactState, LineIndex};
+pub use interface::tail::Tail;
 pub use limits::{Limits, LimitsError};
 pub use shipped::{ShippedEngine, ShippedState};
-pub use interface::tail::Tail;

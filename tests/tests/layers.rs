@@ -223,7 +223,10 @@ fn a_path_into_a_layer_names_its_module() {
 fn each_file_belongs_to_its_layer_and_module() {
     let src = Path::new("/x/impl/src");
     let of = |rel: &str| module_of(src, &src.join(rel));
-    assert_eq!(of("engines/exact/scan.rs").as_deref(), Some("engines::exact"));
+    assert_eq!(
+        of("engines/exact/scan.rs").as_deref(),
+        Some("engines::exact")
+    );
     assert_eq!(of("upstream/view.rs").as_deref(), Some("upstream::view"));
     assert_eq!(of("source/file.rs").as_deref(), Some("source"));
     assert_eq!(of("state_file.rs").as_deref(), Some("state_file"));

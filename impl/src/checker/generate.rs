@@ -13,10 +13,10 @@
 //! than taken from a crate so that a seed names the same trace for as long as this file is
 //! unchanged (random-number crates do not promise stable streams across versions).
 
-use crate::source::MemoryLog;
 use crate::formats::trace::{
     Event, Exit, Header, JsNumber, Read, Remove, Source, Trace, Truncate, Write, VERSION,
 };
+use crate::source::MemoryLog;
 
 /// SplitMix64: small, fast, and every seed gives a full-period stream.
 #[derive(Clone, Debug)]

@@ -3,11 +3,11 @@
 //! delivered again and hidden. [`Audit`] knows nothing of engines, so a replay of an engine in
 //! another process (the CLI's `cmd:` engines) is audited by the same code.
 
+use crate::formats::trace::{Event, Trace};
 use crate::interface::api::{Engine, Job, Reply};
+use crate::source::MemoryLog;
 use crate::upstream::details::Details;
 use crate::upstream::js::utf16_len;
-use crate::source::MemoryLog;
-use crate::formats::trace::{Event, Trace};
 use serde::Serialize;
 use std::collections::HashSet;
 

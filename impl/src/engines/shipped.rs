@@ -10,11 +10,11 @@ use crate::interface::api::{
     running_state_line, Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason,
     ShownLine,
 };
+use crate::source::{read_span, LogSource, SourceError};
 use crate::upstream::condense::condense_oldest_first;
 use crate::upstream::details::Details;
 use crate::upstream::js::{format_bytes, group_thousands, plural, Utf16Prefix};
 use crate::upstream::limits::Limits;
-use crate::source::{read_span, LogSource, SourceError};
 use crate::upstream::view::View;
 use serde::{Deserialize, Serialize};
 

@@ -1,9 +1,9 @@
 //! The interface both engines share: a request in, a reply out, the bookmarks as a plain value.
 
+use crate::source::{LogSource, SourceError};
 use crate::upstream::details::Details;
 use crate::upstream::js::{has_control_char, json_quote, utf16_len};
 use crate::upstream::limits::Limits;
-use crate::source::{LogSource, SourceError};
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 use std::hash::Hash;

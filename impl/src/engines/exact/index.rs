@@ -160,9 +160,9 @@ pub(crate) fn count_lines(buf: &[u8]) -> (i64, i64) {
     let mut start = 0;
     for nl in memchr::memchr_iter(b'\n', buf) {
         newlines += 1;
-        content += i64::from(crate::upstream::view::is_content(crate::upstream::view::line_text(
-            buf, start, nl,
-        )));
+        content += i64::from(crate::upstream::view::is_content(
+            crate::upstream::view::line_text(buf, start, nl),
+        ));
         start = nl + 1;
     }
     (content, newlines)

@@ -7,8 +7,11 @@
 
 mod coverage;
 mod index;
+mod numbers;
 mod render;
 mod scan;
+mod select;
+mod text;
 
 pub use coverage::Coverage;
 pub use index::{LineIndex, Mark};
@@ -18,8 +21,8 @@ use crate::interface::api::{
     check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
     ResetReason,
 };
-use crate::upstream::limits::Limits;
 use crate::source::{read_span, LogIdentity, LogSource, LogStat, SourceError};
+use crate::upstream::limits::Limits;
 use crate::upstream::view::View;
 use serde::{Deserialize, Serialize};
 

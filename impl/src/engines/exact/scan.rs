@@ -31,8 +31,8 @@
 //! needed.
 
 use super::index::{count_lines, LineIndex, Mark};
-use crate::upstream::limits::Limits;
 use crate::source::{read_span, LogSource, SourceError};
+use crate::upstream::limits::Limits;
 use crate::upstream::view::{cap_of, is_content, line_text, View};
 
 /// The largest piece read at once, so that counting a large view keeps little in memory.
