@@ -1,0 +1,416 @@
+//! The checks of one reply, one guarantee or one kind of statement at a time.
+
+use super::align::{align, Aligned};
+use super::text::{Claimed, Condensing, Parsed};
+use super::truth::Truth;
+use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
+use super::{statements, Judge, ReadInput, Rules};
+use crate::upstream::condense::TextFormat;
+use crate::upstream::js::{truncate_utf16, utf16_len};
+use crate::upstream::limits::Limits;
+
+/// One read's facts, as the guarantees' checks share them.
+#[derive(Clone, Copy)]
+struct Read<'a> {
+    truth: &'a Truth,
+    claimed: &'a Claimed,
+    aligned: &'a Aligned,
+    /// The window's lines never delivered in this generation before this reply.
+    undelivered: &'a [usize],
+}
+
+/// The reply's text in a few words, for an anomaly's "said".
+fn summary(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("");
+    format!("{:?}", truncate_utf16(first, 100))
+}
+
+impl Judge {
+    /// Judges one reply to a read that looked at the log (not a refusal, an error, or a read
+    /// the running-job gate held back), and records what it delivered.
+    pub fn judge(&mut self, rules: &Rules, input: &ReadInput<'_>) -> Verdict {
+        let truth = Truth::of(input.log, input.request, &rules.limits);
+        let mut v = Verdict::default();
+        let first = self.last.is_none();
+        v.new_generation = self.begins_generation(input.log, input.file);
+        if v.new_generation {
+            *self = Judge {
+                last: self.last,
+                ..Judge::default()
+            };
+        }
+        let raw = input.request.raw;
+        let parsed = Parsed::of(input.text, rules.text_format, raw);
+        let claimed = Claimed::of(&parsed, rules.text_format);
+        let claims = self.claims(&truth, input, &mut v);
+        let aligned = align(
+            &truth,
+            &parsed.body,
+            rules.text_format,
+            &rules.limits,
+            raw,
+            &claims,
+            &mut v.anomalies,
+        );
+        check_claims(&truth, &claims, &aligned, &mut v);
+        v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
+        v.flags.folded = aligned.folded;
+        v.flags.bound_cut = truth.bound_hit;
+        v.flags.reset_reported = claimed.reset;
+        v.flags.forgot = claimed.forgot;
+        self.check_reset_reason(input, &claimed, &mut v);
+        if !first && claimed.reset != v.new_generation {
+            v.push(Anomaly::new(
+                AnomalyKind::WrongReset,
+                None,
+                if v.new_generation {
+                    "a reset reported (the log no longer continues what the last read saw)"
+                } else {
+                    "no reset (the log continues what the last read saw)"
+                },
+                summary(input.text),
+            ));
+        }
+        // The window's lines never delivered in this generation before this reply.
+        let undelivered: Vec<usize> = (truth.window_start..truth.complete)
+            .filter(|&i| !self.was_delivered(truth.spans[i]))
+            .collect();
+        let read = Read {
+            truth: &truth,
+            claimed: &claimed,
+            aligned: &aligned,
+            undelivered: &undelivered,
+        };
+        if !raw {
+            self.judge_condensed(rules, &read, &parsed, input, &mut v);
+        }
+        self.judge_counts(&read, &rules.limits, first || v.new_generation, &mut v);
+        if rules.text_format == TextFormat::Exact {
+            self.judge_statements(rules, &read, &parsed, input, first, &mut v);
+        }
+        v.flags.partial_completed = self.completes_partial(&v.delivered);
+        self.record(&truth, &aligned, &claimed, input);
+        // Anomalies found while matching set their flags too.
+        let found: Vec<Anomaly> = v.anomalies.drain(..).collect();
+        for a in found {
+            v.push(a);
+        }
+        v
+    }
+
+    /// A reset's stated reason against the log: at the same file, "the log shrank" exactly
+    /// when it is shorter than the last read saw (another reason for a shrink, or a shrink
+    /// named for a log that grew, is a wrong reset).
+    fn check_reset_reason(&self, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
+        let (Some(last), Some(said)) = (self.last, claimed.shrank) else {
+            return;
+        };
+        let shrank = (input.log.len() as u64) < last.len;
+        if last.file == input.file && said != shrank {
+            v.push(Anomaly::new(
+                AnomalyKind::WrongReset,
+                None,
+                if shrank {
+                    "a reset for the shrink (the log is shorter than the last read saw)"
+                } else {
+                    "a reason other than a shrink (the log is not shorter than the last read saw)"
+                },
+                summary(input.text),
+            ));
+        }
+    }
+
+    /// The engine's claimed ranges as a flag per line of `truth` (empty: no claims).
+    fn claims(&self, truth: &Truth, input: &ReadInput<'_>, v: &mut Verdict) -> Vec<bool> {
+        let Some(shown) = input.shown else {
+            return Vec::new();
+        };
+        let mut claims = vec![false; truth.spans.len()];
+        for &(offset, end) in shown {
+            match truth.find(offset, end) {
+                Some(i) => claims[i] = true,
+                None => v.anomalies.push(Anomaly::new(
+                    AnomalyKind::FalseClaim,
+                    None,
+                    "every claimed range a content line of the window",
+                    format!("bytes {offset}..{end}"),
+                )),
+            }
+        }
+        claims
+    }
+
+    /// The guarantees only condensed reads give: nothing lost, progress, repeats bounded,
+    /// bounded output; and the paths they took.
+    fn judge_condensed(
+        &self,
+        rules: &Rules,
+        read: &Read<'_>,
+        parsed: &Parsed<'_>,
+        input: &ReadInput<'_>,
+        v: &mut Verdict,
+    ) {
+        let Read {
+            truth,
+            claimed,
+            aligned,
+            undelivered,
+        } = *read;
+        let carried = |i: usize| aligned.complete.binary_search(&i).is_ok();
+        v.flags.left_out = undelivered.iter().any(|&i| !carried(i));
+        if let Some(&newest) = undelivered.last() {
+            let none_carried = !undelivered.iter().any(|&i| carried(i));
+            if none_carried && claimed.left_out.unwrap_or(0) == 0 {
+                v.hidden = undelivered.iter().map(|&i| truth.spans[i]).collect();
+                v.push(Anomaly::new(
+                    AnomalyKind::Lost,
+                    Some(LineRef::of(truth, newest)),
+                    format!(
+                        "{} never-delivered window lines carried, or said to be left out",
+                        undelivered.len()
+                    ),
+                    summary(input.text),
+                ));
+            }
+            let stalled = if self.forgot {
+                aligned.complete.is_empty()
+            } else {
+                !carried(newest)
+            };
+            if stalled {
+                v.push(Anomaly::new(
+                    AnomalyKind::Stalled,
+                    Some(LineRef::of(truth, newest)),
+                    "the newest never-delivered window line carried",
+                    summary(input.text),
+                ));
+            }
+        }
+        // Coverage forgets its oldest (lowest) ranges first, so the newest line delivered in
+        // the generation stays covered even after a forget: only older lines may come again.
+        let newest = self.delivered.last().copied();
+        let may_repeat = |s: (u64, u64)| self.forgot && Some(s) != newest;
+        v.repeated = v
+            .delivered
+            .iter()
+            .copied()
+            .filter(|&s| self.was_delivered(s) && !may_repeat(s))
+            .collect();
+        if let Some(&(offset, _)) = v.repeated.first() {
+            let i = truth.spans.binary_search_by_key(&offset, |s| s.0).ok();
+            v.push(Anomaly::new(
+                AnomalyKind::Repeated,
+                i.map(|i| LineRef::of(truth, i)),
+                if self.forgot {
+                    "no line delivered before in this generation but older ones forgotten (coverage forgets its oldest ranges)"
+                } else {
+                    "no line delivered before in this generation"
+                },
+                format!("{} such lines", v.repeated.len()),
+            ));
+        }
+        let body_units = utf16_len(&parsed.body.join("\n"));
+        if !parsed.body.is_empty() && body_units + 1 > rules.limits.text_budget {
+            v.push(Anomaly::new(
+                AnomalyKind::OverBudget,
+                None,
+                format!("a body of at most {} units", rules.limits.text_budget - 1),
+                format!("{body_units} units"),
+            ));
+        }
+        let settled = self.last.map_or(0, |l| l.settled);
+        v.flags.earlier_returned = !v.new_generation
+            && self.last.is_some()
+            && v.delivered
+                .iter()
+                .any(|&s| s.0 < settled && !self.was_delivered(s));
+    }
+
+    /// Honest counts: each number the text states against the truth. `fresh` says the read
+    /// began a generation (or was the first), where nothing is new or earlier.
+    fn judge_counts(&self, read: &Read<'_>, limits: &Limits, fresh: bool, v: &mut Verdict) {
+        let Read {
+            truth,
+            claimed,
+            aligned,
+            undelivered,
+        } = *read;
+        let settled = self.last.map_or(0, |l| l.settled);
+        let is_new = |i: usize| truth.spans[i].0 >= settled;
+        let shown = aligned.complete.len() as u64;
+        let new_shown = aligned.complete.iter().filter(|&&i| is_new(i)).count() as u64;
+        let new_lines = (0..truth.complete).filter(|&i| is_new(i)).count() as u64;
+        let undelivered_left = undelivered
+            .iter()
+            .filter(|i| aligned.complete.binary_search(i).is_err())
+            .count() as u64;
+        // A reply carries only window lines, so the lines above were delivered, if at all,
+        // before it.
+        let unseen_above = (0..truth.window_start)
+            .filter(|&i| !self.was_delivered(truth.spans[i]))
+            .count() as u64;
+        let trusted = !self.forgot && !claimed.forgot;
+        let mut checks: Vec<(&str, Option<u64>, u64, bool)> = vec![
+            (
+                "the log's line count",
+                claimed.total,
+                truth.complete as u64,
+                true,
+            ),
+            ("lines shown", claimed.shown, shown, true),
+            ("new lines", claimed.new_lines, new_lines, !fresh),
+            ("new lines shown", claimed.new_shown, new_shown, !fresh),
+            (
+                "earlier lines shown",
+                claimed.earlier_shown,
+                shown - new_shown,
+                !fresh,
+            ),
+            (
+                "lines left out",
+                claimed.left_out,
+                undelivered_left,
+                trusted,
+            ),
+            (
+                "lines above never shown",
+                claimed.unseen_above,
+                unseen_above,
+                trusted,
+            ),
+        ];
+        checks.retain(|c| c.3);
+        for (what, said, truth_n, _) in checks {
+            if let Some(said) = said.filter(|&s| s != truth_n) {
+                v.push(Anomaly::new(
+                    AnomalyKind::DishonestCount,
+                    None,
+                    format!("{what}: {truth_n}"),
+                    format!("{said}"),
+                ));
+            }
+        }
+        if let Some(said) = claimed.condensing {
+            check_condensing(said, aligned.condensing, limits, v);
+        }
+        if claimed.shown == Some(0) && claimed.total.is_none() {
+            v.push(Anomaly::new(
+                AnomalyKind::DishonestCount,
+                None,
+                format!(
+                    "the log's line count ({}) on a reply with nothing new",
+                    truth.complete
+                ),
+                "none",
+            ));
+        }
+    }
+
+    /// The exact engine's statements beyond its counts (see `statements`).
+    fn judge_statements(
+        &self,
+        rules: &Rules,
+        read: &Read<'_>,
+        parsed: &Parsed<'_>,
+        input: &ReadInput<'_>,
+        first: bool,
+        v: &mut Verdict,
+    ) {
+        let Read {
+            truth,
+            claimed,
+            aligned,
+            ..
+        } = *read;
+        let form = if input.request.raw {
+            statements::Form::Raw
+        } else if parsed.status.is_some() {
+            statements::Form::Status
+        } else if parsed.header.is_some() {
+            statements::Form::Header
+        } else {
+            statements::Form::Bare
+        };
+        let delivered: Vec<bool> = (0..truth.complete)
+            .map(|i| {
+                self.was_delivered(truth.spans[i]) || aligned.complete.binary_search(&i).is_ok()
+            })
+            .collect();
+        let facts = statements::Facts {
+            truth,
+            request: input.request,
+            limits: &rules.limits,
+            form,
+            first,
+            partial_carried: aligned.partial,
+            delivered: &delivered,
+            trusted: !self.forgot && !claimed.forgot,
+        };
+        statements::check(claimed, &facts, v);
+    }
+}
+
+/// The engine's claims against what its text carries: both ways.
+fn check_claims(truth: &Truth, claims: &[bool], aligned: &Aligned, v: &mut Verdict) {
+    if claims.is_empty() {
+        return;
+    }
+    let mut carried = vec![false; truth.spans.len()];
+    for &i in &aligned.complete {
+        carried[i] = true;
+    }
+    if let Some(p) = truth.partial() {
+        carried[p] = aligned.partial;
+    }
+    for (i, (&claim, &carry)) in claims.iter().zip(&carried).enumerate() {
+        if claim != carry {
+            v.anomalies.push(Anomaly::new(
+                AnomalyKind::FalseClaim,
+                Some(LineRef::of(truth, i)),
+                if carry {
+                    "a claim for every line the text carries"
+                } else {
+                    "every claimed line carried by the text"
+                },
+                if carry {
+                    "the line, without claiming it"
+                } else {
+                    "a claim for it, without the line"
+                },
+            ));
+        }
+    }
+}
+
+/// Honest counts in the condensing notes: escape sequences stripped, runs folded and lines cut
+/// by the cap, each against what the body's lines went through (a note left out says 0), and
+/// the cap the note names against the limits.
+fn check_condensing(said: Condensing, truth: Condensing, limits: &Limits, v: &mut Verdict) {
+    let checks = [
+        (
+            "ANSI escape sequences stripped",
+            said.escapes,
+            truth.escapes,
+        ),
+        ("repeated-line runs collapsed", said.folds, truth.folds),
+        ("long lines truncated", said.capped, truth.capped),
+    ];
+    for (what, said_n, truth_n) in checks {
+        if said_n != truth_n {
+            v.push(Anomaly::new(
+                AnomalyKind::DishonestCount,
+                None,
+                format!("{what}: {truth_n}"),
+                format!("{said_n}"),
+            ));
+        }
+    }
+    if let Some(cap) = said.cap.filter(|&c| c != limits.line_cap as u64) {
+        v.push(Anomaly::new(
+            AnomalyKind::DishonestCount,
+            None,
+            format!("lines truncated to {} chars", limits.line_cap),
+            format!("{cap}"),
+        ));
+    }
+}

@@ -1,0 +1,226 @@
+//! What a judgement finds: the anomalies, each naming the guarantee it breaks, and the
+//! verdict's flags per property.
+
+use super::truth::Truth;
+use crate::upstream::js::truncate_utf16;
+use serde::Serialize;
+
+/// Which guarantee an anomaly breaks, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum AnomalyKind {
+    /// Lines never delivered are hidden: the reply carries none and says none was left out.
+    Lost,
+    /// The newest line of the window never delivered did not come.
+    Stalled,
+    /// A condensed read carried a line delivered before in this generation.
+    Repeated,
+    /// A number in the header or notes is not the truth.
+    DishonestCount,
+    /// A body line is neither a line of the window nor a documented marker.
+    UntrueLine,
+    /// A byte range the engine claims is not what its text carries.
+    FalseClaim,
+    /// A reset was reported without a new generation, or a new generation went unreported.
+    WrongReset,
+    /// The condensed body is longer than the budget allows.
+    OverBudget,
+}
+
+impl AnomalyKind {
+    /// The model's property this anomaly breaks.
+    pub fn property(self) -> &'static str {
+        match self {
+            AnomalyKind::Lost => "nothing lost",
+            AnomalyKind::Stalled => "progress",
+            AnomalyKind::Repeated => "repeats bounded",
+            AnomalyKind::DishonestCount
+            | AnomalyKind::UntrueLine
+            | AnomalyKind::FalseClaim
+            | AnomalyKind::WrongReset => "honest counts",
+            AnomalyKind::OverBudget => "bounded output",
+        }
+    }
+}
+
+/// A line of the log an anomaly is about.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineRef {
+    /// Its 1-based number among the view's content lines.
+    pub number: u64,
+    /// Where it starts and ends in the log.
+    pub offset: u64,
+    /// One past its last byte (past the `
+    /// `).
+    pub end: u64,
+    /// Its text (at most 80 UTF-16 units), when it lies in the window.
+    pub text: Option<String>,
+}
+
+impl LineRef {
+    pub(super) fn of(truth: &Truth, i: usize) -> LineRef {
+        let (offset, end) = truth.spans[i];
+        LineRef {
+            number: i as u64 + 1,
+            offset,
+            end,
+            text: (i >= truth.window_start).then(|| truncate_utf16(truth.text(i), 80)),
+        }
+    }
+}
+
+/// One thing wrong with a reply: the guarantee, the line, what was expected, what was said.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Anomaly {
+    /// Which guarantee it breaks.
+    pub kind: AnomalyKind,
+    /// The line it is about, when there is one.
+    pub line: Option<LineRef>,
+    /// What the reply should have carried or said.
+    pub expected: String,
+    /// What it carried or said instead.
+    pub said: String,
+}
+
+impl Anomaly {
+    pub(super) fn new(
+        kind: AnomalyKind,
+        line: Option<LineRef>,
+        expected: impl Into<String>,
+        said: impl Into<String>,
+    ) -> Self {
+        Anomaly {
+            kind,
+            line,
+            expected: expected.into(),
+            said: said.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Anomaly {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.kind)?;
+        if let Some(l) = &self.line {
+            write!(f, " at line {} (bytes {}..{}", l.number, l.offset, l.end)?;
+            match &l.text {
+                Some(t) => write!(f, ", {t:?})")?,
+                None => write!(f, ")")?,
+            }
+        }
+        write!(
+            f,
+            ": expected {}; the reply said {}",
+            self.expected, self.said
+        )
+    }
+}
+
+/// The verdict's flags: which guarantee broke, and which interesting paths the reply took (so
+/// that a model can ask that they are reached). Small and `Copy`, for a model's state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Flags {
+    /// "Nothing lost": a never-delivered line was hidden (neither carried nor said left out).
+    pub lost: bool,
+    /// "Progress": a condensed read did not carry the newest never-delivered window line.
+    pub stalled: bool,
+    /// "Repeats bounded": a condensed read carried a line still delivered in this generation.
+    pub repeated: bool,
+    /// "Honest counts": a number, a reset's reason, a line or a claim of the reply is untrue.
+    pub dishonest: bool,
+    /// A condensed body was longer than the budget.
+    pub over_budget: bool,
+    /// A continuing read carried a line that was in the log at the last read, never delivered.
+    pub earlier_returned: bool,
+    /// A condensed read left a never-delivered window line out.
+    pub left_out: bool,
+    /// The reply says the bookmark started over.
+    pub reset_reported: bool,
+    /// A line whose partial beginning was delivered came complete.
+    pub partial_completed: bool,
+    /// The reply says coverage was forgotten.
+    pub forgot: bool,
+    /// A body line stood for a folded run.
+    pub folded: bool,
+    /// Upstream's line bound cut the view: its oldest lines were not scanned.
+    pub bound_cut: bool,
+}
+
+/// The judge's verdict on one reply.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    /// Which guarantees broke and which paths the reply took.
+    pub flags: Flags,
+    /// What is wrong with the reply, each with its line; empty when nothing is.
+    pub anomalies: Vec<Anomaly>,
+    /// The complete lines the reply carried, `(offset, end)`, in log order.
+    pub delivered: Vec<(u64, u64)>,
+    /// Of those, the ones a condensed read delivered again (not counting after a forget).
+    pub repeated: Vec<(u64, u64)>,
+    /// Lines a `Lost` anomaly hid.
+    pub hidden: Vec<(u64, u64)>,
+    /// Whether this read found a new generation.
+    pub new_generation: bool,
+}
+
+impl Verdict {
+    /// Every anomaly, one per line (empty when the reply kept the contract).
+    pub fn report(&self) -> String {
+        self.anomalies
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Records `anomaly`, raising the flag of the property it breaks: the four guarantees
+    /// have flags of their own, every other kind is a dishonest statement.
+    pub(super) fn push(&mut self, anomaly: Anomaly) {
+        let f = &mut self.flags;
+        match anomaly.kind {
+            AnomalyKind::Lost => f.lost = true,
+            AnomalyKind::Stalled => f.stalled = true,
+            AnomalyKind::Repeated => f.repeated = true,
+            AnomalyKind::OverBudget => f.over_budget = true,
+            _ => f.dishonest = true,
+        }
+        self.anomalies.push(anomaly);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anomaly(kind: AnomalyKind) -> Anomaly {
+        Anomaly::new(kind, None, "the truth", "a lie")
+    }
+
+    #[test]
+    fn each_anomaly_raises_the_flag_of_the_property_it_breaks() {
+        let flags = |kind| {
+            let mut v = Verdict::default();
+            v.push(anomaly(kind));
+            v.flags
+        };
+        assert!(flags(AnomalyKind::Lost).lost);
+        assert!(flags(AnomalyKind::Stalled).stalled);
+        assert!(flags(AnomalyKind::Repeated).repeated);
+        assert!(flags(AnomalyKind::OverBudget).over_budget);
+        let wrong_reset = flags(AnomalyKind::WrongReset);
+        assert!(wrong_reset.dishonest && !wrong_reset.lost && !wrong_reset.repeated);
+    }
+
+    #[test]
+    fn a_report_says_each_anomaly_on_its_own_line() {
+        let mut v = Verdict::default();
+        v.push(anomaly(AnomalyKind::Lost));
+        v.push(anomaly(AnomalyKind::FalseClaim));
+        assert_eq!(
+            v.report(),
+            "Lost: expected the truth; the reply said a lie\n\
+             FalseClaim: expected the truth; the reply said a lie"
+        );
+    }
+}
