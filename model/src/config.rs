@@ -1,0 +1,303 @@
+//! The bounds a model is checked at: the engine's limits, the log's length, which actions
+//! are taken and how often, and the named presets.
+
+use crate::model::MAX_LINES;
+use crate::state::LineKind;
+use bgtail::Limits;
+
+/// How many times a path of the model may read, or reset the log.
+///
+/// With [`Times::Any`] the state keeps no counter for it. A read changes only the bookmarks,
+/// what the judge knows was delivered and the last reply's flags; a reset changes only the
+/// log. Each is bounded by the log, which `max_lines` bounds — once the engine's state is
+/// taken up to what no reply tells apart ([`TailModel::quotient`]: the exact engine numbers
+/// its generations) — so the reachable space stays finite, and a check of it covers
+/// sequences of **every** length: a step that changes nothing leads back to a state already
+/// visited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Times {
+    /// Any number of times.
+    Any,
+    /// At most this many: the state counts them (random sequences need a horizon; an
+    /// engine in another process is slow enough that a few reads is what a check affords).
+    AtMost(u8),
+}
+
+impl Times {
+    /// Whether a path that did it `done` times may do it again.
+    pub fn allows_another(self, done: u8) -> bool {
+        match self {
+            Times::Any => true,
+            Times::AtMost(max) => done < max,
+        }
+    }
+
+    /// Whether `done` is inside the bound.
+    pub fn contains(self, done: u8) -> bool {
+        match self {
+            Times::Any => true,
+            Times::AtMost(max) => done <= max,
+        }
+    }
+
+    /// Counts one more into `done`, where the bound counts: under [`Times::Any`] the counter
+    /// stays 0, so that states differing only in how they were reached are one.
+    pub fn count(self, done: &mut u8) {
+        if let Times::AtMost(_) = self {
+            *done = done.saturating_add(1);
+        }
+    }
+}
+
+impl std::fmt::Display for Times {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Times::Any => f.write_str("any"),
+            Times::AtMost(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Times {
+    type Err = String;
+
+    /// `any`, or a count from 0 to 255.
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s == "any" {
+            return Ok(Times::Any);
+        }
+        s.parse()
+            .map(Times::AtMost)
+            .map_err(|_| format!("{s:?} is neither `any` nor a count from 0 to 255"))
+    }
+}
+
+/// Which engine the model drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineChoice {
+    Exact,
+    Shipped,
+}
+
+/// The bound and the action families of one model.
+#[derive(Clone, Debug)]
+pub struct ModelConfig {
+    /// The engine's limits, scaled down so that a few short lines reach every path.
+    pub limits: Limits,
+    /// At most this many lines (complete or partial) in the log.
+    pub max_lines: u8,
+    /// How many reads (condensed and raw) a path may make.
+    pub max_reads: Times,
+    /// How many truncations and rewrites together a path may make.
+    pub max_resets: Times,
+    /// The `lines` of condensed reads.
+    pub read_lines: Vec<u8>,
+    /// The `lines` of raw reads (empty: no raw reads).
+    pub raw_lines: Vec<u8>,
+    /// The `bytes` views the agent may switch to (empty: never changes the view).
+    pub views: Vec<u16>,
+    /// The kinds of complete lines the job appends.
+    pub kinds: Vec<LineKind>,
+    pub partial_lines: bool,
+    pub truncate: bool,
+    pub rewrite: bool,
+    pub finish: bool,
+}
+
+impl ModelConfig {
+    /// Limits small enough that two long lines overflow the budget and two disjoint covered
+    /// runs overflow the coverage (one range kept).
+    pub fn tiny_limits() -> Limits {
+        let mut limits = Limits::default();
+        limits.text_budget = 40;
+        limits.line_cap = 8;
+        limits.coverage_ranges_max = 1;
+        limits.view_default = 4096;
+        limits.view_max = 4096;
+        limits.scan_lines_max = 64;
+        // A few bytes, so that reads see only the log's tail and count the rest from the
+        // bookmark's line index: the model checks that path, not only the whole-view one.
+        limits.tail_chunk = 4;
+        limits.mark_spacing = 8;
+        // Small views counted lazily too, or the index path would never be taken.
+        limits.count_views_up_to = 0;
+        limits
+    }
+
+    /// The configuration CI checks the exact engine on: every action family, content lines
+    /// of three kinds, up to 4 lines and 1 reset, any number of reads.
+    pub fn ci() -> Self {
+        ModelConfig {
+            limits: Self::tiny_limits(),
+            max_lines: 4,
+            max_reads: Times::Any,
+            max_resets: Times::AtMost(1),
+            read_lines: vec![1, 2, 4],
+            raw_lines: vec![1],
+            views: vec![12],
+            kinds: vec![LineKind::Short, LineKind::Long, LineKind::Repeated],
+            partial_lines: true,
+            truncate: true,
+            rewrite: true,
+            finish: true,
+        }
+    }
+
+    /// The second CI configuration: blank and wrapper lines among content lines, up to 3 lines
+    /// and 1 reset, any number of reads.
+    pub fn ci_non_content() -> Self {
+        ModelConfig {
+            max_lines: 3,
+            kinds: vec![
+                LineKind::Short,
+                LineKind::Blank,
+                LineKind::Wrapper,
+                LineKind::Repeated,
+            ],
+            ..Self::ci()
+        }
+    }
+
+    /// Upstream's line bound within reach: CI's second configuration with a bound of 2 `\n`
+    /// bytes, so that a view holding two or more is cut to the lines after its second-to-last.
+    /// Blank and wrapper lines make the `\n` bytes the bound counts differ from the content
+    /// lines a reply counts. (At the CI limits' bound of 64 no read of a model's log is cut, so
+    /// the other bounds leave the engine's handling of the line bound unchecked.)
+    pub fn line_bound() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.scan_lines_max = 2;
+        ModelConfig {
+            limits,
+            ..Self::ci_non_content()
+        }
+    }
+
+    /// Issue #28's world: appends and condensed reads of two widths, nothing else. The
+    /// shipped engine's gap symptom needs only this.
+    pub fn issue_28_gap() -> Self {
+        ModelConfig {
+            limits: Self::tiny_limits(),
+            max_lines: 4,
+            max_reads: Times::AtMost(3),
+            max_resets: Times::AtMost(0),
+            read_lines: vec![1, 3],
+            raw_lines: vec![],
+            views: vec![],
+            kinds: vec![LineKind::Short],
+            partial_lines: false,
+            truncate: false,
+            rewrite: false,
+            finish: false,
+        }
+    }
+
+    /// Issue #28's cap symptom: long lines that overflow the budget, condensed reads.
+    pub fn issue_28_cap() -> Self {
+        ModelConfig {
+            kinds: vec![LineKind::Short, LineKind::Long],
+            read_lines: vec![1, 2],
+            ..Self::issue_28_gap()
+        }
+    }
+
+    /// The budget's edge: long, repeated and completed lines, read four at a time, so that a
+    /// body can fill the budget to the unit (with the tiny limits, a long line's emission
+    /// costs 21, a completed one 8, a repeated one 6: 21 + 8 + 6 + 6 = 41, one over).
+    pub fn budget_edge() -> Self {
+        ModelConfig {
+            limits: Self::tiny_limits(),
+            max_lines: 4,
+            max_reads: Times::AtMost(2),
+            max_resets: Times::AtMost(0),
+            read_lines: vec![4],
+            raw_lines: vec![],
+            views: vec![],
+            kinds: vec![LineKind::Long, LineKind::Repeated],
+            partial_lines: true,
+            truncate: false,
+            rewrite: false,
+            finish: false,
+        }
+    }
+
+    /// Upstream's real limits and a long horizon, for random sequences far beyond what the
+    /// checker can enumerate.
+    pub fn long_random() -> Self {
+        ModelConfig {
+            limits: Limits::default(),
+            max_lines: 60,
+            max_reads: Times::AtMost(80),
+            max_resets: Times::AtMost(4),
+            read_lines: vec![1, 2, 3, 5, 10, 40, 144],
+            raw_lines: vec![2, 40],
+            views: vec![300, 1200],
+            kinds: vec![
+                LineKind::Short,
+                LineKind::Long,
+                LineKind::Repeated,
+                LineKind::Blank,
+                LineKind::Wrapper,
+            ],
+            partial_lines: true,
+            truncate: true,
+            rewrite: true,
+            finish: true,
+        }
+    }
+
+    /// This bound for an engine with other limits (an engine in another process declares
+    /// its own): long lines are longer than its per-line cap, and the widest condensed read is
+    /// widened, with the line bound, until that many long lines overflow its budget. The
+    /// identity for the limits the bound was made for.
+    pub fn for_limits(mut self, limits: Limits) -> Self {
+        // A long line's capped emission, `s<i>xx… …[+<n> chars]`, costs the cap plus 13 units
+        // (with its newline) for a one-digit index.
+        let overflow = limits.text_budget / (limits.line_cap + 13) + 1;
+        let overflow = u8::try_from(overflow).unwrap_or(u8::MAX).min(MAX_LINES);
+        let widest = self.read_lines.iter().copied().max().unwrap_or(1);
+        if self.kinds.contains(&LineKind::Long) && widest >= 2 && widest < overflow {
+            for w in &mut self.read_lines {
+                if *w >= 2 {
+                    *w = (*w).max(overflow);
+                }
+            }
+            self.read_lines.dedup();
+            self.max_lines = self.max_lines.max(overflow);
+        }
+        self.limits = limits;
+        self
+    }
+
+    /// The inductive check's model: CI's families and kinds, logs of up to `max_lines`
+    /// lines, and every action enabled in every state (reads are not counted, and one reset
+    /// is allowed, as the reset counter starts at zero in every state the check enumerates).
+    pub fn induction(max_lines: u8) -> Self {
+        ModelConfig {
+            max_lines,
+            max_reads: Times::Any,
+            max_resets: Times::AtMost(1),
+            ..Self::ci()
+        }
+    }
+
+    /// Every sequence of any length over small logs: CI's families and kinds, logs of up to
+    /// 3 lines, any number of reads and of resets. With the engine's quotient the reachable
+    /// space is finite, so the check covers every path — a proof by reachability of what the
+    /// inductive check proves from its invariant.
+    pub fn any_length() -> Self {
+        ModelConfig {
+            max_lines: 3,
+            max_resets: Times::Any,
+            ..Self::ci()
+        }
+    }
+
+    /// A deeper bound for the command line: CI's families and kinds, up to 5 lines, any
+    /// number of reads.
+    pub fn deep() -> Self {
+        ModelConfig {
+            max_lines: 5,
+            ..Self::ci()
+        }
+    }
+}

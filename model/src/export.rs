@@ -1,0 +1,67 @@
+//! A path of the model as a replayable trace.
+
+use crate::model::{Action, TailModel, JOB_ID, JOB_PATH};
+use crate::state::TailState;
+use bgtail::trace::{self, Event, Trace, Write};
+use bgtail::Engine;
+
+impl<E: Engine> TailModel<E> {
+    /// A path of the model as a replayable trace: the same bytes, the same reads, the
+    /// model's limits in the header.
+    pub fn to_trace(&self, actions: &[Action], name: &str, description: &str) -> Trace {
+        let limits = &self.config.limits;
+        let mut events = Vec::new();
+        let mut state = TailState::empty(());
+        for action in actions {
+            match action {
+                Action::Read(n) | Action::RawRead(n) => events.push(Event::Read(trace::Read {
+                    lines: Some(f64::from(*n).into()),
+                    raw: matches!(action, Action::RawRead(_)),
+                    bytes: state.view.map(f64::from),
+                    ..trace::Read::default()
+                })),
+                Action::Finish => {
+                    state.apply_to_log(action);
+                    events.push(Event::Exit(trace::Exit {
+                        t: None,
+                        code: 0,
+                        marker: false,
+                    }));
+                }
+                _ => {
+                    // The same change the model makes, written as the bytes it changed.
+                    let before = state.render(limits).bytes;
+                    state.apply_to_log(action);
+                    let after = state.render(limits).bytes;
+                    if after.starts_with(&before) {
+                        if after.len() > before.len() {
+                            events.push(Event::Append(Write::new(None, &after[before.len()..])));
+                        }
+                    } else if before.starts_with(&after) {
+                        events.push(Event::Truncate(trace::Truncate {
+                            t: None,
+                            len: after.len() as u64,
+                        }));
+                    } else {
+                        events.push(Event::Rewrite(Write::new(None, &after)));
+                    }
+                }
+            }
+        }
+        Trace {
+            header: trace::Header {
+                bgtail_trace: trace::VERSION,
+                name: name.to_owned(),
+                source: trace::Source::Counterexample,
+                description: description.to_owned(),
+                command: None,
+                machine: None,
+                job_id: JOB_ID.to_owned(),
+                log_path: JOB_PATH.to_owned(),
+                limits: Some(limits.clone()),
+                running_gate: false,
+            },
+            events,
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! The model itself: its actions, the model over an engine and its quotient, and the
+//! transitions — every read through the real engine, judged by the one judge.
+
+use crate::config::{ModelConfig, Times};
+use crate::state::{LineKind, TailState};
+use bgtail::judge::{Flags, ReadInput, Rules};
+use bgtail::source::SliceLog;
+use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
+use stateright::{Model, Property};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// One step of an explained path.
+#[derive(Clone, Debug)]
+pub struct Explained {
+    pub action: Action,
+    /// The reply's text, for a read.
+    pub text: Option<String>,
+    /// What the judge found wrong with it.
+    pub anomalies: Vec<bgtail::judge::Anomaly>,
+}
+
+/// The id and path every read uses.
+pub const JOB_ID: &str = "model-1-1";
+pub const JOB_PATH: &str = "/model/job.log";
+
+/// A step of the model: what the agent or the job does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Action {
+    /// The job writes a complete line.
+    Append(LineKind),
+    /// The job writes the first part of a line, without its newline.
+    WritePartial,
+    /// The job finishes the partial line — also after it exited (output flushed late).
+    CompletePartial,
+    /// A condensed read with this `lines` (wider than before is the widening).
+    Read(u8),
+    /// A raw read with this `lines`.
+    RawRead(u8),
+    /// The agent passes this `bytes` view from now on (`None`: the default).
+    SetView(Option<u16>),
+    /// The log is cut to its first half (a new generation).
+    Truncate,
+    /// The log is rewritten in place with other bytes of the same length.
+    Rewrite,
+    /// The job exits: its trailing line, if any, is complete from now on.
+    Finish,
+}
+
+/// The model: an engine, and the bound.
+pub struct TailModel<E: Engine> {
+    pub engine: E,
+    pub config: ModelConfig,
+    /// Makes the engine's state after a read the one representative of the states no reply
+    /// tells apart, so that a count the engine keeps beyond what it reads (the exact engine
+    /// numbers its generations) does not make an unbounded number of resets an unbounded
+    /// space. Taken after every read when resets are not counted ([`Times::Any`]), and only
+    /// then. `None` where the engine's state is not known (an engine in another process):
+    /// resets must then be counted. Held to what it claims by
+    /// `model/tests/long_sequences.rs` (every reply of long random paths is the same with
+    /// and without it).
+    pub quotient: Option<fn(&mut E::State)>,
+}
+
+/// The most lines a model's log may hold: line texts are numbered by index, and a bound this
+/// size is already far past what a check can enumerate.
+pub const MAX_LINES: u8 = 64;
+
+impl<E: Engine> TailModel<E> {
+    /// The model over `engine`.
+    ///
+    /// # Panics
+    /// When `config.max_lines` is over [`MAX_LINES`].
+    pub fn new(engine: E, config: ModelConfig) -> Self {
+        assert!(
+            config.max_lines <= MAX_LINES,
+            "max_lines {} is over {MAX_LINES}",
+            config.max_lines
+        );
+        TailModel {
+            engine,
+            config,
+            quotient: None,
+        }
+    }
+}
+
+impl TailModel<ExactEngine> {
+    /// The model over the exact engine at `config`'s limits.
+    pub fn exact(config: ModelConfig) -> Self {
+        TailModel {
+            quotient: Some(renumber_generations),
+            ..TailModel::new(ExactEngine::new(config.limits.clone()), config)
+        }
+    }
+}
+
+/// The exact engine's quotient: every bookmark's generation number made 1. The engine only
+/// carries the number forward (the next generation is the last one's plus one) and writes
+/// it into the reply's claims (`ShownLine::generation`); it appears in no text, no count and
+/// no check of the judge, which tells generations apart by the log itself. So states that
+/// differ only in it have the same replies forever after.
+pub fn renumber_generations(state: &mut ExactState) {
+    for (_, bookmark) in &mut state.bookmarks {
+        bookmark.generation = 1;
+    }
+}
+
+impl TailModel<ShippedEngine> {
+    /// The model over the shipped engine at `config`'s limits. Its bookmark holds nothing
+    /// but what it read (line counts, sizes, the view's first line): its quotient is the
+    /// identity.
+    pub fn shipped(config: ModelConfig) -> Self {
+        TailModel {
+            quotient: Some(|_| {}),
+            ..TailModel::new(ShippedEngine::new(config.limits.clone()), config)
+        }
+    }
+}
+
+impl<E> Model for TailModel<E>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    type State = TailState<E::State>;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<Self::State> {
+        vec![TailState::empty(E::State::default())]
+    }
+
+    fn actions(&self, state: &Self::State, actions: &mut Vec<Self::Action>) {
+        let c = &self.config;
+        let room = state.lines.len() + usize::from(state.partial) < c.max_lines as usize;
+        if state.running && !state.partial && room {
+            actions.extend(c.kinds.iter().map(|&k| Action::Append(k)));
+            if c.partial_lines {
+                actions.push(Action::WritePartial);
+            }
+        }
+        // Also after the job exited: its last output can be flushed after a read saw the
+        // exit, the one way a line grows after a read took it as complete.
+        if state.partial {
+            actions.push(Action::CompletePartial);
+        }
+        if c.max_reads.allows_another(state.reads) {
+            actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
+            actions.extend(c.raw_lines.iter().map(|&n| Action::RawRead(n)));
+        }
+        for &v in &c.views {
+            let next = if state.view == Some(v) { None } else { Some(v) };
+            actions.push(Action::SetView(next));
+        }
+        let has_bytes = !state.lines.is_empty() || state.partial;
+        if c.max_resets.allows_another(state.resets) && has_bytes {
+            if c.truncate {
+                actions.push(Action::Truncate);
+            }
+            if c.rewrite {
+                actions.push(Action::Rewrite);
+            }
+        }
+        if c.finish && state.running {
+            actions.push(Action::Finish);
+        }
+    }
+
+    fn next_state(&self, last: &Self::State, action: Self::Action) -> Option<Self::State> {
+        let mut s = last.clone();
+        s.last = Flags::default();
+        match action {
+            Action::Read(n) => {
+                self.read(&mut s, n, false);
+            }
+            Action::RawRead(n) => {
+                self.read(&mut s, n, true);
+            }
+            other => {
+                if matches!(other, Action::Truncate | Action::Rewrite) {
+                    self.config.max_resets.count(&mut s.resets);
+                }
+                s.apply_to_log(&other);
+            }
+        }
+        Some(s)
+    }
+
+    fn properties(&self) -> Vec<Property<Self>> {
+        let mut properties = vec![
+            Property::always("nothing lost", |_, s: &Self::State| !s.last.lost),
+            Property::always("progress", |_, s: &Self::State| !s.last.stalled),
+            Property::always("repeats bounded", |_, s: &Self::State| !s.last.repeated),
+            Property::always("honest counts", |_, s: &Self::State| !s.last.dishonest),
+            Property::always("bounded output", |_, s: &Self::State| !s.last.over_budget),
+            Property::sometimes("a widening returned earlier lines", |_, s: &Self::State| {
+                s.last.earlier_returned
+            }),
+            Property::sometimes("the budget left lines out", |_, s: &Self::State| {
+                s.last.left_out
+            }),
+            Property::sometimes("a reset was reported", |_, s: &Self::State| {
+                s.last.reset_reported
+            }),
+            Property::sometimes("a partial line was completed", |_, s: &Self::State| {
+                s.last.partial_completed
+            }),
+            Property::sometimes("coverage overflow forgot a range", |_, s: &Self::State| {
+                s.last.forgot
+            }),
+            Property::sometimes("a fold was emitted", |_, s: &Self::State| s.last.folded),
+        ];
+        // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
+        // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
+        // reached would fail every check.
+        if usize::from(self.config.max_lines) >= self.config.limits.scan_lines_max {
+            properties.push(Property::sometimes(
+                "upstream's line bound cut the view",
+                |_, s: &Self::State| s.last.bound_cut,
+            ));
+        }
+        properties
+    }
+
+    fn within_boundary(&self, s: &Self::State) -> bool {
+        let c = &self.config;
+        s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
+            && c.max_reads.contains(s.reads)
+            && c.max_resets.contains(s.resets)
+    }
+}
+
+impl<E: Engine> TailModel<E> {
+    /// One read through the real engine, judged by the one judge from its text: the reply's
+    /// text and the verdict (none when an engine in another process failed).
+    pub(crate) fn read(
+        &self,
+        s: &mut TailState<E::State>,
+        lines: u8,
+        raw: bool,
+    ) -> Option<(String, bgtail::judge::Verdict)> {
+        self.config.max_reads.count(&mut s.reads);
+        let limits = &self.config.limits;
+        let rendered = s.render(limits);
+        let log = SliceLog {
+            bytes: &rendered.bytes,
+            file_number: 0,
+            missing: false,
+        };
+        let request = Request {
+            lines: Some(f64::from(lines)),
+            raw,
+            bytes: s.view.map(f64::from),
+            peek: true,
+            running: s.running,
+            elapsed_secs: None,
+        };
+        let job = Job {
+            id: JOB_ID,
+            path: JOB_PATH,
+        };
+        // The model's id is valid, so only an engine in another process that failed refuses
+        // a read: nothing to judge, and the caller reports the failure when the check ends.
+        let reply = self.engine.read(&mut s.engine, job, &log, &request).ok()?;
+        // Only where resets are not counted: a counted bound is finite as it is, and there the
+        // states stay the engine's own, comparable with an engine in another process.
+        if let (Times::Any, Some(quotient)) = (self.config.max_resets, self.quotient) {
+            quotient(&mut s.engine);
+        }
+        let shown = reply.shown_ranges();
+        let verdict = s.judge.judge(
+            &self.rules(),
+            &ReadInput {
+                log: &rendered.bytes,
+                file: 0,
+                request: &request,
+                text: &reply.text,
+                shown: self.engine.reports_shown().then_some(&shown[..]),
+            },
+        );
+        s.last = verdict.flags;
+        Some((reply.text, verdict))
+    }
+
+    /// A path replayed step by step: each read's reply and what the judge found in it, so
+    /// that a counterexample names its anomaly, line, expectation and reply.
+    pub fn explain(&self, path: &[Action]) -> Vec<Explained> {
+        let mut s = TailState::empty(E::State::default());
+        path.iter()
+            .map(|action| {
+                s.last = Flags::default();
+                let read = match action {
+                    Action::Read(n) => self.read(&mut s, *n, false),
+                    Action::RawRead(n) => self.read(&mut s, *n, true),
+                    other => {
+                        s.apply_to_log(other);
+                        None
+                    }
+                };
+                Explained {
+                    action: action.clone(),
+                    text: read.as_ref().map(|r| r.0.clone()),
+                    anomalies: read.map(|r| r.1.anomalies).unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    /// What the judge holds this model's engine to: its text format and its limits.
+    pub fn rules(&self) -> Rules {
+        bgtail::replay::rules_of(&self.engine)
+    }
+}
+
+#[cfg(test)]
+mod bound_tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "max_lines 65 is over 64")]
+    fn a_bound_past_64_lines_is_refused() {
+        let mut config = ModelConfig::issue_28_gap();
+        config.max_lines = 65;
+        TailModel::exact(config);
+    }
+}

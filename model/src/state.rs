@@ -1,0 +1,195 @@
+//! The model's state — the log as a few line kinds, the judge, the engine's bookmarks — and
+//! the bytes it describes.
+
+use crate::model::Action;
+use bgtail::judge::{Flags, Judge};
+use bgtail::Limits;
+
+/// What a line of the model's log looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum LineKind {
+    /// A short line, unique in the log.
+    Short,
+    /// A line longer than the per-line cap.
+    Long,
+    /// The same text every time, so that three in a row fold.
+    Repeated,
+    /// Whitespace only: not a content line.
+    Blank,
+    /// A line in the wrapper's `__BGRUN_` namespace: not a content line.
+    Wrapper,
+    /// A partial line the job has finished: the partial text and `PARTIAL_REST`.
+    Completed,
+}
+
+/// The model's state: the log, what the judge knows was delivered, the engine's bookmarks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TailState<S> {
+    /// Complete lines, oldest first.
+    pub lines: Vec<LineKind>,
+    /// Whether a partial line (the start of line `lines.len()`) ends the log.
+    pub partial: bool,
+    /// Flipped by a rewrite: every line's text changes, its length does not.
+    pub variant: bool,
+    pub running: bool,
+    /// The `bytes` the agent passes.
+    pub view: Option<u16>,
+    /// Reads made so far; always 0 under [`Times::Any`], where nothing counts them.
+    pub reads: u8,
+    /// Truncations and rewrites made so far; likewise.
+    pub resets: u8,
+    /// The engine's bookmarks.
+    pub engine: S,
+    /// What the agent was delivered, as the judge read it from the replies.
+    pub judge: Judge,
+    /// The verdict's flags on the last reply (cleared by every other action).
+    pub last: Flags,
+}
+
+/// The bytes of the log a state describes, and where each line starts.
+pub struct Rendered {
+    pub bytes: Vec<u8>,
+    /// Start offset of every line (complete ones, then the partial one), by index.
+    pub starts: Vec<u64>,
+}
+
+/// A line's text. Unique per index for short and long lines; a rewrite (`variant`) changes
+/// one character and keeps the length.
+pub fn line_text(index: usize, kind: LineKind, variant: bool, limits: &Limits) -> String {
+    let mut text = Vec::new();
+    push_line_text(&mut text, index, kind, variant, limits);
+    String::from_utf8(text).expect("line texts are ASCII")
+}
+
+/// Appends [`line_text`] to `bytes`: the log is rebuilt on every transition, so without a
+/// `String` for each line.
+pub fn push_line_text(
+    bytes: &mut Vec<u8>,
+    index: usize,
+    kind: LineKind,
+    variant: bool,
+    limits: &Limits,
+) {
+    let c = if variant { b't' } else { b's' };
+    match kind {
+        LineKind::Short => push_name(bytes, c, index),
+        LineKind::Long => {
+            push_name(bytes, c, index);
+            bytes.resize(bytes.len() + limits.line_cap + 2, b'x');
+        }
+        LineKind::Repeated => bytes.extend_from_slice(if variant { b"Again" } else { b"again" }),
+        LineKind::Blank => bytes.extend_from_slice(b"  "),
+        LineKind::Wrapper => {
+            bytes.extend_from_slice(if variant { b"__BGRUN_Y" } else { b"__BGRUN_X" })
+        }
+        LineKind::Completed => {
+            push_partial_text(bytes, index, variant);
+            bytes.extend_from_slice(PARTIAL_REST.as_bytes());
+        }
+    }
+}
+
+/// The first part of the partial line at `index`; completing it appends `PARTIAL_REST`.
+pub fn partial_text(index: usize, variant: bool) -> String {
+    let mut text = Vec::new();
+    push_partial_text(&mut text, index, variant);
+    String::from_utf8(text).expect("partial texts are ASCII")
+}
+
+/// Appends [`partial_text`] to `bytes`.
+fn push_partial_text(bytes: &mut Vec<u8>, index: usize, variant: bool) {
+    push_name(bytes, if variant { b'q' } else { b'p' }, index);
+}
+
+/// Appends a letter and `index` in decimal (`s12`), without the formatting machinery: the
+/// model writes every line of its log on every transition.
+fn push_name(bytes: &mut Vec<u8>, letter: u8, index: usize) {
+    bytes.push(letter);
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    bytes.extend_from_slice(&digits[at..]);
+}
+pub const PARTIAL_REST: &str = "-done";
+
+impl<S> TailState<S> {
+    /// An empty log of a running job, read by nobody yet.
+    pub fn empty(engine: S) -> Self {
+        TailState {
+            lines: Vec::new(),
+            partial: false,
+            variant: false,
+            running: true,
+            view: None,
+            reads: 0,
+            resets: 0,
+            engine,
+            judge: Judge::default(),
+            last: Flags::default(),
+        }
+    }
+
+    /// What an action does to the log and to the agent's settings: everything but a read.
+    pub fn apply_to_log(&mut self, action: &Action) {
+        match action {
+            Action::Append(kind) => self.lines.push(*kind),
+            Action::WritePartial => self.partial = true,
+            Action::CompletePartial => {
+                // The completed line keeps the partial line's start; its text grows.
+                self.partial = false;
+                self.lines.push(LineKind::Completed);
+            }
+            Action::SetView(v) => self.view = *v,
+            Action::Truncate => {
+                self.lines.truncate(self.lines.len() / 2);
+                self.partial = false;
+            }
+            Action::Rewrite => self.variant = !self.variant,
+            Action::Finish => self.running = false,
+            Action::Read(_) | Action::RawRead(_) => {}
+        }
+    }
+
+    pub fn render(&self, limits: &Limits) -> Rendered {
+        let mut bytes = Vec::new();
+        let mut starts = Vec::with_capacity(self.lines.len() + 1);
+        for (i, &kind) in self.lines.iter().enumerate() {
+            starts.push(bytes.len() as u64);
+            push_line_text(&mut bytes, i, kind, self.variant, limits);
+            bytes.push(b'\n');
+        }
+        if self.partial {
+            starts.push(bytes.len() as u64);
+            push_partial_text(&mut bytes, self.lines.len(), self.variant);
+        }
+        Rendered { bytes, starts }
+    }
+}
+
+#[cfg(test)]
+mod line_text_tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_named_by_their_kind_variant_and_index() {
+        let limits = Limits::default();
+        assert_eq!(line_text(0, LineKind::Short, false, &limits), "s0");
+        assert_eq!(line_text(12, LineKind::Short, true, &limits), "t12");
+        assert_eq!(
+            line_text(usize::MAX, LineKind::Short, false, &limits),
+            format!("s{}", usize::MAX)
+        );
+        let long = line_text(7, LineKind::Long, false, &limits);
+        assert_eq!(long, format!("s7{}", "x".repeat(limits.line_cap + 2)));
+        assert_eq!(partial_text(30, false), "p30");
+        assert_eq!(partial_text(4, true), "q4");
+    }
+}
