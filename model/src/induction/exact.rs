@@ -1,0 +1,235 @@
+//! The exact engine's part of the invariant: every bookmark it allows, and its conjuncts.
+
+use super::enumerate::{ranges_of, runs, spans_of};
+use super::{Conjunct, Facts, Inductive, Written};
+use crate::ModelConfig;
+use crate::{JOB_ID, JOB_PATH};
+use bgtail::exact::{fnv1a, BytePrint, Coverage, ExactBookmark, ExactState, Mark};
+use bgtail::judge::Judge;
+use bgtail::source::LogIdentity;
+use bgtail::{Engine, ExactEngine, LineIndex};
+
+/// A fingerprint of `bytes[offset..offset + len]`.
+fn print(bytes: &[u8], offset: u64, len: u64) -> BytePrint {
+    BytePrint {
+        offset,
+        len,
+        hash: fnv1a(&bytes[offset as usize..(offset + len) as usize]),
+    }
+}
+
+/// What the bookmark of a read of `facts` must say of the log, whatever else it holds.
+fn described(limits: &bgtail::Limits, facts: &Facts) -> ExactBookmark {
+    let size = facts.bytes.len() as u64;
+    let settled_from = facts.settled.saturating_sub(64);
+    ExactBookmark {
+        path: JOB_PATH.to_owned(),
+        generation: 1,
+        identity: Some(LogIdentity {
+            device: 0,
+            inode: 0,
+        }),
+        size,
+        settled_end: facts.settled,
+        head: print(&facts.bytes, 0, size.min(limits.head_probe_bytes)),
+        settled_print: Some(print(
+            &facts.bytes,
+            settled_from,
+            facts.settled - settled_from,
+        )),
+        coverage: Coverage::default(),
+        partial_seen: None,
+        index: LineIndex::default(),
+    }
+}
+
+/// The line starts of `facts` at or before its settled end: where a mark may lie.
+fn mark_places(facts: &Facts) -> impl Iterator<Item = u64> + '_ {
+    let b = &facts.bytes;
+    (0..=facts.settled).filter(move |&x| x == 0 || b[x as usize - 1] == b'\n')
+}
+
+/// The true mark at `offset` (counted from the log's start).
+fn true_mark(facts: &Facts, offset: u64) -> Mark {
+    Mark {
+        offset,
+        lines: facts.complete.iter().filter(|l| l.0 < offset).count() as i64,
+        newlines: facts.bytes[..offset as usize]
+            .iter()
+            .filter(|&&c| c == b'\n')
+            .count() as i64,
+    }
+}
+
+/// "The index is true": marks increase, lie at line starts at or before the settled end, and
+/// their differences are the log's counts.
+fn index_true(index: &LineIndex, facts: &Facts) -> bool {
+    let places: Vec<u64> = mark_places(facts).collect();
+    let marks = index.marks();
+    marks.windows(2).all(|w| w[0].offset < w[1].offset)
+        && marks
+            .iter()
+            .all(|m| places.binary_search(&m.offset).is_ok())
+        && marks.first().is_none_or(|first| {
+            let anchor = true_mark(facts, first.offset);
+            marks.iter().all(|m| {
+                let t = true_mark(facts, m.offset);
+                m.lines - first.lines == t.lines - anchor.lines
+                    && m.newlines - first.newlines == t.newlines - anchor.newlines
+            })
+        })
+}
+
+impl Inductive for ExactEngine {
+    fn starts(
+        &self,
+        _config: &ModelConfig,
+        seen: &Written,
+        facts: &Facts,
+        dropped: Option<Conjunct>,
+    ) -> Vec<(ExactState, Judge)> {
+        let k = facts.complete.len();
+        assert!(k < 64, "a log of {k} lines is past the check's bitmasks");
+        let base = described(self.limits(), facts);
+        let complete_index = {
+            let mut index = LineIndex::default();
+            for x in mark_places(facts) {
+                index.insert(true_mark(facts, x));
+            }
+            index
+        };
+        let partial_seen: Vec<_> = std::iter::once(None)
+            .chain(facts.partial.map(Some))
+            .collect();
+        let mut out = Vec::new();
+        for covered in 0..1u64 << k {
+            // Coverage within its bound is kept by the type the engine forgets through.
+            if runs(covered, k) > self.limits().coverage_ranges_max {
+                continue;
+            }
+            let mut coverage = Coverage::default();
+            coverage.rebuild_from(0, &ranges_of(covered, facts));
+            for delivered in 0..1u64 << k {
+                for forgot in [false, true] {
+                    let coverage_delivered =
+                        covered & !delivered == 0 || dropped == Some(Conjunct::CoverageDelivered);
+                    let delivered_covered = forgot
+                        || delivered & !covered == 0
+                        || dropped == Some(Conjunct::DeliveredCoveredUntilForgotten);
+                    // The highest set bit of `delivered` is the newest line delivered.
+                    let newest = (delivered != 0).then(|| 63 - delivered.leading_zeros());
+                    let newest_covered = newest.is_none_or(|i| covered >> i & 1 == 1)
+                        || dropped == Some(Conjunct::NewestDeliveredCovered);
+                    if !(coverage_delivered && delivered_covered && newest_covered) {
+                        continue;
+                    }
+                    let judge = Judge::after_read(
+                        &facts.bytes,
+                        0,
+                        seen.running,
+                        spans_of(delivered, facts),
+                        forgot,
+                    );
+                    for &seen_partial in &partial_seen {
+                        for index in [LineIndex::default(), complete_index.clone()] {
+                            let bookmark = ExactBookmark {
+                                coverage: coverage.clone(),
+                                partial_seen: seen_partial,
+                                index,
+                                ..base.clone()
+                            };
+                            let state = ExactState {
+                                bookmarks: vec![(JOB_ID.to_owned(), bookmark)],
+                            };
+                            out.push((state, judge.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn bookmark_conjuncts(
+        &self,
+        _config: &ModelConfig,
+        state: &ExactState,
+        _seen: &Written,
+        facts: &Facts,
+        judge: &Judge,
+        dropped: Option<Conjunct>,
+    ) -> Option<Conjunct> {
+        let keep = |c: Conjunct| dropped != Some(c);
+        let [(id, b)] = state.bookmarks.as_slice() else {
+            return keep(Conjunct::BookmarkDescribesSeen)
+                .then_some(Conjunct::BookmarkDescribesSeen);
+        };
+        let delivered = facts.lines_of(judge.delivered());
+        let expected = ExactBookmark {
+            generation: b.generation,
+            coverage: b.coverage.clone(),
+            partial_seen: b.partial_seen,
+            ..described(self.limits(), facts)
+        };
+        let checks = [
+            (
+                Conjunct::BookmarkDescribesSeen,
+                id == JOB_ID && b.generation >= 1 && *b == expected,
+            ),
+            (
+                Conjunct::CoverageOnCompleteLines,
+                coverage_on_lines(&b.coverage, facts, self.limits().coverage_ranges_max),
+            ),
+            (
+                Conjunct::CoverageDelivered,
+                facts
+                    .complete
+                    .iter()
+                    .filter(|l| b.coverage.covers(l.0, l.1))
+                    .all(|l| judge.delivered().binary_search(l).is_ok()),
+            ),
+            (
+                Conjunct::DeliveredCoveredUntilForgotten,
+                judge.forgot() || delivered.iter().all(|l| b.coverage.covers(l.0, l.1)),
+            ),
+            (
+                Conjunct::NewestDeliveredCovered,
+                delivered.last().is_none_or(|l| b.coverage.covers(l.0, l.1)),
+            ),
+            (
+                Conjunct::PartialSeenIsSeens,
+                b.partial_seen.is_none() || b.partial_seen == facts.partial,
+            ),
+            (Conjunct::IndexTrue, index_true(&b.index, facts)),
+        ];
+        checks
+            .into_iter()
+            .find(|&(c, holds)| !holds && keep(c))
+            .map(|(c, _)| c)
+    }
+
+    fn no_bookmark(state: &ExactState) -> bool {
+        state.bookmarks.is_empty()
+    }
+}
+
+/// "Coverage lies on complete lines": at most `max` ranges, each from a complete content
+/// line's start to a complete content line's end, with an uncovered line between two.
+fn coverage_on_lines(coverage: &Coverage, facts: &Facts, max: usize) -> bool {
+    let line_of = |x: u64, by_end: bool| {
+        facts
+            .complete
+            .iter()
+            .position(|l| if by_end { l.1 == x } else { l.0 == x })
+    };
+    let mut last_end: Option<usize> = None;
+    coverage.ranges().len() <= max
+        && coverage.ranges().iter().all(|&(s, e)| {
+            let (Some(first), Some(last)) = (line_of(s, false), line_of(e, true)) else {
+                return false;
+            };
+            let separated = last_end.is_none_or(|prev| first > prev + 1);
+            last_end = Some(last);
+            first <= last && separated
+        })
+}
