@@ -5,8 +5,8 @@
 # missed.txt, unviable.txt, timeout.txt, outcomes.json).
 #
 #   cargo install cargo-mutants cargo-nextest   # v27.1.0 and 0.9
-#   scripts/mutants.sh                          # exact/, condense.rs, view.rs (~hours)
-#   scripts/mutants.sh impl/src/exact/index.rs  # the files named
+#   scripts/mutants.sh                          # engines/exact/, upstream/condense/, upstream/view.rs (~hours)
+#   scripts/mutants.sh impl/src/engines/exact/index.rs  # the files named
 #   scripts/mutants.sh --fast [FILE…]           # without the any-length check, which the
 #                                               # induction at N=3 covers (a missed mutant
 #                                               # ~55 s instead of ~130 s on 2 cores)
@@ -65,8 +65,7 @@ if [ "${1:-}" = --fast ]; then
 fi
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
-  files=(impl/src/exact/coverage.rs impl/src/exact/index.rs impl/src/condense.rs impl/src/view.rs
-         impl/src/exact/mod.rs impl/src/exact/scan.rs impl/src/exact/render.rs)
+  files=(impl/src/engines/exact/*.rs impl/src/upstream/condense/*.rs impl/src/upstream/view.rs)
 fi
 args=()
 for file in "${files[@]}"; do args+=(-f "$file"); done

@@ -10,7 +10,7 @@ use bgtail::Limits;
 /// With [`Times::Any`] the state keeps no counter for it. A read changes only the bookmarks,
 /// what the judge knows was delivered and the last reply's flags; a reset changes only the
 /// log. Each is bounded by the log, which `max_lines` bounds — once the engine's state is
-/// taken up to what no reply tells apart ([`TailModel::quotient`]: the exact engine numbers
+/// taken up to what no reply tells apart ([`TailModel::quotient`](crate::TailModel::quotient): the exact engine numbers
 /// its generations) — so the reachable space stays finite, and a check of it covers
 /// sequences of **every** length: a step that changes nothing leads back to a state already
 /// visited.

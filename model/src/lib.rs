@@ -16,6 +16,7 @@
 //! the budget, a reset, a partial line, coverage overflow or a fold fails instead of passing
 //! vacuously.
 
+pub mod checking;
 mod config;
 mod export;
 pub mod induction;

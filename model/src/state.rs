@@ -34,7 +34,7 @@ pub struct TailState<S> {
     pub running: bool,
     /// The `bytes` the agent passes.
     pub view: Option<u16>,
-    /// Reads made so far; always 0 under [`Times::Any`], where nothing counts them.
+    /// Reads made so far; always 0 under [`Times::Any`](crate::Times::Any), where nothing counts them.
     pub reads: u8,
     /// Truncations and rewrites made so far; likewise.
     pub resets: u8,

@@ -2,17 +2,13 @@
 //! captured pi sessions, and read a real log with a persistent bookmark.
 
 mod broken;
-mod check;
+mod commands;
+mod corpus;
 mod eut;
-mod generate_cmd;
-mod import;
 mod outside;
-mod read;
-mod record;
-mod replay_cmd;
 mod replay_eut;
-mod serve;
-mod verify;
+
+use commands::{check, explore, generate, import, read, record, replay, serve, verify};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -43,9 +39,9 @@ enum Command {
     /// Model-check the engines with stateright.
     Check(check::Args),
     /// Serve stateright's Explorer on 127.0.0.1 to step through the model in a browser.
-    Explore(check::ExploreArgs),
+    Explore(explore::Args),
     /// Replay traces through the engines, printing each reply and a table per trace.
-    Replay(replay_cmd::Args),
+    Replay(replay::Args),
     /// Run a command the way bgrun does and record its log and a polling agent's reads.
     Record(record::Args),
     /// Turn captured pi sessions into traces.
@@ -55,7 +51,7 @@ enum Command {
     /// Serve an in-crate engine over the engine-under-test protocol (docs/engine-protocol.md).
     Serve(serve::Args),
     /// Write random traces from seeds, for differential testing against another implementation.
-    Generate(generate_cmd::Args),
+    Generate(generate::Args),
 }
 
 fn main() -> ExitCode {
@@ -63,12 +59,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify(a) => verify::run(a),
         Command::Check(a) => check::run(a),
-        Command::Explore(a) => check::explore(a),
-        Command::Replay(a) => replay_cmd::run(a),
+        Command::Explore(a) => explore::run(a),
+        Command::Replay(a) => replay::run(a),
         Command::Record(a) => record::run(a),
         Command::ImportPi(a) => import::run(a),
         Command::Read(a) => read::run(a),
-        Command::Generate(a) => generate_cmd::run(a),
+        Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
     };
     match result {

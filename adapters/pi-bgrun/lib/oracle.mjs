@@ -1,6 +1,6 @@
 // Oracle mode: replays a trace's log on a real file and asks the checkout's real bgtail every
 // read, filling the read's `expect` with its reply. The same events mean what they mean to
-// bgtail's own replay (`impl/src/replay.rs`): an append writes at the end, `truncate` cuts the
+// bgtail's own replay (`impl/src/checker/replay.rs`): an append writes at the end, `truncate` cuts the
 // same file, `rewrite` rewrites the same file, `replace` renames another file over the path,
 // `remove` deletes the file (the next append or rewrite makes a new one), and `exit` appends
 // the wrapper's exit marker.

@@ -2,7 +2,7 @@
 //!
 //! Both engines build *emissions* the same way (reference §5 steps 1–3a); they differ only in
 //! which emissions the budget keeps: upstream walks oldest-first and stops at the first that
-//! does not fit ([`oldest_first`]), the exact engine walks newest-first ([`newest_first`]).
+//! does not fit (`oldest_first`), the exact engine walks newest-first (`newest_first`).
 //! An emission is the unit of output and of coverage: a folded run is one emission standing
 //! for all of its source lines.
 

@@ -1,39 +1,13 @@
-//! `bgtail replay`: traces through the engines, every reply judged from its text.
+//! What `replay`, `verify` and `check` share: the engine argument, the traces found under a
+//! path, one trace through the in-crate engines, what a replay must show to pass, and the
+//! table its results print as.
 
-use crate::replay_eut::Outside;
 use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::{replay, Replay, Tally};
 use bgtail::trace::Trace;
 use bgtail::{ExactEngine, ShippedEngine};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-
-#[derive(clap::Args)]
-pub struct Args {
-    /// Trace files (`.jsonl`), or directories searched for them.
-    #[arg(required = true)]
-    pub paths: Vec<PathBuf>,
-    /// `exact`, `shipped`, `both`, or `cmd:COMMAND` for an engine in another process speaking
-    /// the engine-under-test protocol (docs/engine-protocol.md), run through the shell from
-    /// the current directory.
-    #[arg(long, default_value = "both", value_parser = parse_replay_engine)]
-    pub engine: ReplayEngine,
-    /// Seconds to await each reply of a `cmd:` engine.
-    #[arg(long, default_value_t = 10.0)]
-    pub timeout: f64,
-    /// Print one JSON document instead of text.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the tables only, not every reply.
-    #[arg(long)]
-    pub quiet: bool,
-    /// What a replay must show to pass (exit 0): the contract kept (the judge found nothing
-    /// wrong in any reply), every recorded reply reproduced, or both. Default: the contract
-    /// for the exact engine, the recordings for the shipped one, both for a `cmd:` engine.
-    #[arg(long, value_enum)]
-    pub require: Option<Require>,
-}
 
 /// What a replay is held to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -200,88 +174,4 @@ fn truncate(s: &str, n: usize) -> String {
     } else {
         format!("{}…", s.chars().take(n - 1).collect::<String>())
     }
-}
-
-/// The version of `replay --json`'s document (docs/json-output.md): raised when a key
-/// changes meaning or goes away, not when one is added.
-pub const REPLAY_JSON_VERSION: u32 = 1;
-
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let files = trace_files(&args.paths)?;
-    if files.is_empty() {
-        bail!("no traces (.jsonl) found");
-    }
-    let mut ok = true;
-    let mut json = Vec::new();
-    let mut rows = Vec::new();
-    let mut outside = match &args.engine {
-        ReplayEngine::Command(c) => Some(Outside::new(c, timeout(args.timeout)?)),
-        ReplayEngine::Builtin(_) => None,
-    };
-    let work = tempfile::tempdir().context("a temporary folder")?;
-    for (i, file) in files.iter().enumerate() {
-        let trace = load(file)?;
-        let replays = match (&args.engine, outside.as_mut()) {
-            (ReplayEngine::Builtin(engine), _) => replay_trace(&trace, *engine),
-            (ReplayEngine::Command(_), Some(outside)) => {
-                let dir = work.path().join(i.to_string());
-                std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-                vec![outside.replay(&trace, &dir)?]
-            }
-            (ReplayEngine::Command(_), None) => unreachable!("made above"),
-        };
-        for r in replays {
-            ok &= passes(&r, args.require);
-            if args.json {
-                json.push(serde_json::json!({
-                    "trace": trace.header.name,
-                    "file": file.display().to_string(),
-                    "engine": r.engine,
-                    "tally": r.tally,
-                    "reads": r.reads,
-                }));
-            } else {
-                if !args.quiet {
-                    println!("═══ {} — {} engine ═══", trace.header.name, r.engine);
-                    for read in &r.reads {
-                        let mark = match read.matches_recording {
-                            Some(true) => " (= recorded)",
-                            Some(false) => " (≠ RECORDED)",
-                            None => "",
-                        };
-                        println!(
-                            "── read at event {}: {}{mark}",
-                            read.event + 1,
-                            serde_json::to_string(&read.request).unwrap_or_default()
-                        );
-                        println!("{}", read.text);
-                        for p in &read.problems {
-                            println!("!! {p}");
-                        }
-                        for a in &read.anomalies {
-                            println!("!! {}: {a}", a.kind.property());
-                        }
-                    }
-                }
-                rows.push(table_row(&trace.header.name, &r));
-            }
-        }
-    }
-    if let Some(outside) = outside {
-        outside.finish()?;
-    }
-    if args.json {
-        let doc = serde_json::json!({ "bgtail_replay": REPLAY_JSON_VERSION, "replays": json });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
-        println!("{}", table_header());
-        for row in rows {
-            println!("{row}");
-        }
-    }
-    Ok(if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }

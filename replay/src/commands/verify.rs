@@ -1,14 +1,15 @@
 //! `bgtail verify`: the model checks at the CI bounds, on every sequence of any length at 3
 //! lines (by reachability and by induction), then the whole trace corpus, both engines.
 
-use crate::check::{bound_name, check_model, Bound};
-use crate::replay_cmd::{
-    load, parse_replay_engine, passes, replay_trace, table_header, table_row, trace_files,
-    ReplayEngine,
+use super::check::{bound_name, print_summary, Bound};
+use crate::corpus::{
+    load, parse_replay_engine, passes, replay_trace, table_header, table_row, timeout, trace_files,
+    ReplayEngine, Require,
 };
 use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::Tally;
+use bgtail_model::checking;
 use bgtail_model::{TailModel, Times};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -35,7 +36,7 @@ pub struct Args {
     pub timeout: f64,
     /// What a `cmd:` engine's replays must show (see `replay --require`; default: both).
     #[arg(long, value_enum)]
-    pub require: Option<crate::replay_cmd::Require>,
+    pub require: Option<Require>,
 }
 
 fn corpus(arg: Option<PathBuf>) -> PathBuf {
@@ -78,15 +79,15 @@ fn model_checks(threads: usize) -> bool {
     println!("## Model checks");
     let mut ok = true;
     for bound in [Bound::Ci, Bound::CiNonContent, Bound::AnyLength] {
-        let (summary, _) = check_model(TailModel::exact(bound.config()), threads, true);
-        summary.print(&bound_name(bound, &bound.config()));
+        let (summary, _) = checking::check(TailModel::exact(bound.config()), threads, true);
+        print_summary(&summary, &bound_name(bound, &bound.config()));
         ok &= summary.failures().is_empty();
     }
     // Upstream's line bound within reach: every guarantee, and the bound must cut a view
     // (the budget and the fold are out of reach there, so no other path is asked for).
     let bound = Bound::LineBoundCut;
-    let (summary, _) = check_model(TailModel::exact(bound.config()), threads, false);
-    summary.print(&bound_name(bound, &bound.config()));
+    let (summary, _) = checking::check(TailModel::exact(bound.config()), threads, false);
+    print_summary(&summary, &bound_name(bound, &bound.config()));
     let cut = summary
         .verdicts
         .iter()
@@ -103,8 +104,8 @@ fn model_checks(threads: usize) -> bool {
         (Bound::Gap, "repeats bounded"),
         (Bound::Cap, "nothing lost"),
     ] {
-        let (summary, _) = check_model(TailModel::shipped(bound.config()), threads, false);
-        summary.print(&bound_name(bound, &bound.config()));
+        let (summary, _) = checking::check(TailModel::shipped(bound.config()), threads, false);
+        print_summary(&summary, &bound_name(bound, &bound.config()));
         let found = summary
             .verdicts
             .iter()
@@ -117,7 +118,7 @@ fn model_checks(threads: usize) -> bool {
     // The contract for sequences of any length over logs of up to 3 lines.
     let model = TailModel::exact(bgtail_model::ModelConfig::induction(3));
     let report = bgtail_model::induction::check(&model, None, threads);
-    crate::check::print_induction("exact", &report);
+    super::check::print_induction("exact", &report);
     ok &= report.proved();
     println!();
     ok
@@ -208,7 +209,7 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
             (Bound::Ci, Some((3, 2))),
         ];
         for (bound, reduced) in bounds {
-            let check = crate::check::Args {
+            let check = super::check::Args {
                 engine: ReplayEngine::Command(command.to_owned()),
                 timeout: args.timeout,
                 bound,
@@ -219,7 +220,7 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
                 export: None,
                 induction: false,
             };
-            let (kept, _) = crate::check::run_checks(&check)?;
+            let (kept, _) = super::check::run_checks(&check)?;
             ok &= kept;
         }
         println!();
@@ -228,7 +229,7 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
     let files = trace_files(std::slice::from_ref(&dir))?;
     println!("## Replay of {} traces in {}", files.len(), dir.display());
     println!("{}", table_header());
-    let timeout = crate::replay_cmd::timeout(args.timeout)?;
+    let timeout = timeout(args.timeout)?;
     let mut outside = crate::replay_eut::Outside::new(command, timeout);
     let work = tempfile::tempdir().context("a temporary folder")?;
     let mut total = Tally::default();

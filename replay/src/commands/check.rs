@@ -1,15 +1,15 @@
-//! `bgtail check` and `bgtail explore`: the stateright model over the real engines.
+//! `bgtail check`: the stateright model over the real engines, or the inductive check.
 
+use crate::corpus::{parse_replay_engine, timeout, ReplayEngine};
 use crate::outside::OutsideEngine;
-use crate::replay_cmd::{parse_replay_engine, ReplayEngine};
 use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::Engine;
-use bgtail_model::{induction, Action, ModelConfig, TailModel, TailState, Times};
-use stateright::{Checker, Expectation, Model};
-use std::path::PathBuf;
+use bgtail_model::checking::{self, Summary};
+use bgtail_model::{induction, ModelConfig, TailModel, Times};
+use stateright::Expectation;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Bound {
@@ -97,205 +97,51 @@ pub struct Args {
     pub induction: bool,
 }
 
-#[derive(clap::Args)]
-pub struct ExploreArgs {
-    /// Which engine's model to serve (`both` serves the exact one).
-    #[arg(long, value_enum, default_value = "exact")]
-    pub engine: EngineArg,
-    /// The bound and action families, as for `check`.
-    #[arg(long, value_enum, default_value = "gap")]
-    pub bound: Bound,
-    /// Port on 127.0.0.1; 0 (the default) lets the OS pick a free one. The first line
-    /// printed names the address served.
-    #[arg(long, default_value_t = 0)]
-    pub port: u16,
-}
-
-/// One property's outcome.
-pub struct PropertyVerdict {
-    pub name: &'static str,
-    pub expectation: Expectation,
-    pub discovery: Option<Vec<Action>>,
-    /// For a counterexample: the step where the judge found the anomaly, the anomaly (its
-    /// line, what was expected, what the reply said), and the reply.
-    pub why: Option<String>,
-}
-
-/// Why `path` breaks `property`: its last read with an anomaly of that property, replayed.
-fn explain<E: Engine>(model: &TailModel<E>, path: &[Action], property: &str) -> Option<String> {
-    let steps = model.explain(path);
-    steps.iter().enumerate().rev().find_map(|(i, step)| {
-        let anomaly = step
-            .anomalies
-            .iter()
-            .find(|a| a.kind.property() == property)?;
-        let reply: String = step
-            .text
-            .as_deref()
-            .unwrap_or("")
-            .lines()
-            .take(4)
-            .map(|l| format!("\n              | {l}"))
-            .collect();
-        Some(format!(
-            "step {} {:?}: {anomaly}\n            the reply:{reply}",
-            i + 1,
-            step.action
-        ))
-    })
-}
-
-/// What one check came to.
-pub struct Summary {
-    pub engine: &'static str,
-    pub states: usize,
-    pub unique: usize,
-    pub depth: usize,
-    pub seconds: f64,
-    pub verdicts: Vec<PropertyVerdict>,
-    /// Whether every sometimes-property must be reached (bounds with every action family).
-    pub require_examples: bool,
-}
-
-impl Summary {
-    /// An always property broken, or a sometimes property never reached.
-    pub fn failures(&self) -> Vec<&PropertyVerdict> {
-        self.verdicts
-            .iter()
-            .filter(|v| match v.expectation {
-                Expectation::Sometimes => self.require_examples && v.discovery.is_none(),
-                _ => v.discovery.is_some(),
-            })
-            .collect()
-    }
-
-    pub fn print(&self, bound: &str) {
-        let rate = self.states as f64 / self.seconds.max(1e-9);
-        println!(
-            "{} engine, bound {bound}: {} states generated, {} unique, depth {}, {:.1} s, {:.0} states/s ({:.0} unique/s)",
-            self.engine,
-            self.states,
-            self.unique,
-            self.depth,
-            self.seconds,
-            rate,
-            self.unique as f64 / self.seconds.max(1e-9)
-        );
-        for v in &self.verdicts {
-            let (kind, verdict) = match (&v.expectation, &v.discovery) {
-                (Expectation::Sometimes, Some(p)) => {
-                    ("sometimes", format!("reached in {} steps", p.len()))
-                }
-                (Expectation::Sometimes, None) if self.require_examples => {
-                    ("sometimes", "NEVER REACHED".to_owned())
-                }
-                (Expectation::Sometimes, None) => {
-                    ("sometimes", "not reached (off in this bound)".to_owned())
-                }
-                (_, None) => ("always", "holds".to_owned()),
-                (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
-            };
-            println!("  {kind:<9} {:<36} {verdict}", v.name);
-            if let Some(why) = &v.why {
-                println!("            {why}");
+/// Prints what one check came to: its counts and rate, then each property's verdict.
+pub fn print_summary(summary: &Summary, bound: &str) {
+    let rate = summary.states as f64 / summary.seconds.max(1e-9);
+    println!(
+        "{} engine, bound {bound}: {} states generated, {} unique, depth {}, {:.1} s, {:.0} states/s ({:.0} unique/s)",
+        summary.engine,
+        summary.states,
+        summary.unique,
+        summary.depth,
+        summary.seconds,
+        rate,
+        summary.unique as f64 / summary.seconds.max(1e-9)
+    );
+    for v in &summary.verdicts {
+        let (kind, verdict) = match (&v.expectation, &v.discovery) {
+            (Expectation::Sometimes, Some(p)) => {
+                ("sometimes", format!("reached in {} steps", p.len()))
             }
+            (Expectation::Sometimes, None) if summary.require_examples => {
+                ("sometimes", "NEVER REACHED".to_owned())
+            }
+            (Expectation::Sometimes, None) => {
+                ("sometimes", "not reached (off in this bound)".to_owned())
+            }
+            (_, None) => ("always", "holds".to_owned()),
+            (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
+        };
+        println!("  {kind:<9} {:<36} {verdict}", v.name);
+        if let Some(why) = &v.why {
+            println!("            {why}");
         }
     }
 }
 
-/// Checks one engine's model; DFS for the exhaustive run (BFS ignores nothing here, but DFS
-/// needs far less memory).
-pub fn check_model<E>(
-    model: TailModel<E>,
-    threads: usize,
-    require_examples: bool,
-) -> (Summary, TailModel<E>)
-where
-    E: Engine + Send + Sync + Clone + 'static,
-    E::State: Send + Sync,
-{
-    let engine = model.engine.clone();
-    let config = model.config.clone();
-    let started = Instant::now();
-    let checker = model.checker().threads(threads).spawn_dfs().join();
-    let seconds = started.elapsed().as_secs_f64();
-    let discoveries = checker.discoveries();
-    let verdicts = checker
-        .model()
-        .properties()
-        .iter()
-        .map(|p| {
-            let discovery = discoveries
-                .get(p.name)
-                .map(|path| path.clone().into_actions());
-            let why = discovery
-                .as_ref()
-                .filter(|_| p.expectation != Expectation::Sometimes)
-                .and_then(|path| explain(checker.model(), path, p.name));
-            PropertyVerdict {
-                name: p.name,
-                expectation: p.expectation.clone(),
-                discovery,
-                why,
-            }
-        })
-        .collect();
-    let summary = Summary {
-        engine: engine.name(),
-        states: checker.state_count(),
-        unique: checker.unique_state_count(),
-        depth: checker.max_depth(),
-        seconds,
-        verdicts,
-        require_examples,
-    };
-    (summary, TailModel::new(engine, config))
-}
-
-/// Writes each discovery as a trace, taking the shortest path to it (a deterministic
-/// breadth-first search) rather than whichever path a parallel checker happened to record.
-fn export<E>(
-    model: &TailModel<E>,
-    summary: &Summary,
-    dir: &std::path::Path,
-    bound: &str,
-) -> anyhow::Result<()>
+/// Writes each counterexample of `summary` as a trace in `dir`.
+fn export<E>(model: &TailModel<E>, summary: &Summary, dir: &Path, bound: &str) -> anyhow::Result<()>
 where
     E: Engine + Send + Sync + 'static,
     E::State: Send + Sync,
 {
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-    for v in &summary.verdicts {
-        // Only counterexamples: a broken always-property.
-        if v.discovery.is_none() || v.expectation == Expectation::Sometimes {
-            continue;
-        }
-        let shortest = bgtail_model::shortest_discovery(model, v.name);
-        let Some(path) = shortest.as_ref().or(v.discovery.as_ref()) else {
-            continue;
-        };
-        let slug: String = v
-            .name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let engine: String = summary
-            .engine
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .collect();
-        let name = format!("{engine}-{bound}-{slug}");
-        let what = "the shortest counterexample to";
-        let trace = model.to_trace(
-            path,
-            &name,
-            &format!(
-                "{what} \"{}\" found by the model checker ({} engine, bound {bound})",
-                v.name, summary.engine
-            ),
-        );
-        let file = dir.join(format!("{name}.jsonl"));
-        std::fs::write(&file, trace.to_jsonl()).with_context(|| file.display().to_string())?;
+    for found in checking::counterexamples(model, summary, bound) {
+        let file = dir.join(format!("{}.jsonl", found.name));
+        std::fs::write(&file, found.trace.to_jsonl())
+            .with_context(|| file.display().to_string())?;
         println!("  wrote {}", file.display());
     }
     Ok(())
@@ -354,12 +200,12 @@ pub fn run_checks(args: &Args) -> anyhow::Result<(bool, Vec<Summary>)> {
     let mut exact_ok = true;
     let mut summaries = Vec::new();
     if builtin != EngineArg::Shipped {
-        let (summary, model) = check_model(
+        let (summary, model) = checking::check(
             TailModel::exact(configured(args)),
             args.threads,
             args.bound.complete(),
         );
-        summary.print(&bound);
+        print_summary(&summary, &bound);
         exact_ok = summary.failures().is_empty();
         if let Some(dir) = &args.export {
             export(&model, &summary, dir, &slug)?;
@@ -368,8 +214,8 @@ pub fn run_checks(args: &Args) -> anyhow::Result<(bool, Vec<Summary>)> {
     }
     if builtin != EngineArg::Exact {
         let (summary, model) =
-            check_model(TailModel::shipped(configured(args)), args.threads, false);
-        summary.print(&bound);
+            checking::check(TailModel::shipped(configured(args)), args.threads, false);
+        print_summary(&summary, &bound);
         if let Some(dir) = &args.export {
             export(&model, &summary, dir, &slug)?;
         }
@@ -412,7 +258,7 @@ fn outside_config(args: &Args) -> anyhow::Result<ModelConfig> {
 /// error, not as a verdict.
 fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
     let bounded = outside_config(args)?;
-    let timeout = crate::replay_cmd::timeout(args.timeout)?;
+    let timeout = timeout(args.timeout)?;
     let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
     let bound_limits = bounded.limits.clone();
     let mut config = bounded.for_limits(engine.limits().clone());
@@ -429,11 +275,11 @@ fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summar
     }
     let complete = args.bound.complete() && caps.raw && caps.bytes && same_limits;
     let bound = bound_name(args.bound, &config);
-    let (summary, model) = check_model(TailModel::new(engine.clone(), config), 1, complete);
+    let (summary, model) = checking::check(TailModel::new(engine.clone(), config), 1, complete);
     if let Some(failure) = engine.failure() {
         bail!("{}: {failure}", engine.name());
     }
-    summary.print(&bound);
+    print_summary(&summary, &bound);
     println!(
         "  ({}; {} requests, {:.0} requests/s)",
         engine.rebuild.describe(),
@@ -460,70 +306,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "bgtail check: the checked engine broke a property or never reached a path (above)"
         );
         Ok(ExitCode::FAILURE)
-    }
-}
-
-fn serve<E>(model: TailModel<E>, port: u16) -> !
-where
-    E: Engine + Send + Sync + 'static,
-    E::State: Send + Sync,
-    TailState<E::State>: std::fmt::Debug,
-{
-    // stateright's `serve` binds the address, then answers requests until the process ends,
-    // and does not say which port the OS picked for 0: it runs on its own thread, and the
-    // port this process listens on is read back from the kernel's socket table.
-    let server = std::thread::spawn(move || {
-        model.checker().serve(("127.0.0.1", port));
-    });
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let bound = loop {
-        match own_listening_port() {
-            Some(Some(p)) => break p,
-            // No socket table to read (not Linux): a port given is the port served.
-            None if port != 0 => break port,
-            _ => {}
-        }
-        if server.is_finished() || std::time::Instant::now() > deadline {
-            eprintln!("bgtail explore: could not listen on 127.0.0.1:{port}");
-            std::process::exit(2);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    };
-    println!("Explorer: http://127.0.0.1:{bound}/ (status at /.status); Ctrl-C to stop");
-    let _ = std::io::Write::flush(&mut std::io::stdout());
-    let _ = server.join();
-    std::process::exit(2)
-}
-
-/// The port of the one TCP socket this process listens on (Linux: the socket inodes among
-/// `/proc/self/fd` matched against `/proc/self/net/tcp`): `Some(None)` while there is none
-/// yet, `None` where the table cannot be read.
-fn own_listening_port() -> Option<Option<u16>> {
-    let inodes: Vec<String> = std::fs::read_dir("/proc/self/fd")
-        .ok()?
-        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
-        .filter_map(|link| {
-            let link = link.to_string_lossy().into_owned();
-            Some(link.strip_prefix("socket:[")?.strip_suffix(']')?.to_owned())
-        })
-        .collect();
-    let table = std::fs::read_to_string("/proc/self/net/tcp").ok()?;
-    // Columns: sl, local_address (hex ip:port), rem_address, st (0A is LISTEN), …, inode.
-    Some(table.lines().skip(1).find_map(|row| {
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        let (local, state, inode) = (cols.get(1)?, cols.get(3)?, cols.get(9)?);
-        if *state != "0A" || !inodes.iter().any(|i| i == inode) {
-            return None;
-        }
-        u16::from_str_radix(local.rsplit_once(':')?.1, 16).ok()
-    }))
-}
-
-pub fn explore(args: ExploreArgs) -> anyhow::Result<ExitCode> {
-    let config = args.bound.config();
-    match args.engine {
-        EngineArg::Shipped => serve(TailModel::shipped(config), args.port),
-        _ => serve(TailModel::exact(config), args.port),
     }
 }
 

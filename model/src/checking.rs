@@ -1,0 +1,175 @@
+//! Checking a model: every property's verdict, the counterexamples as traces, the reasons a
+//! reply broke a property. What the CLI's `check` and `verify` run, callable from a test.
+
+use crate::{shortest_discovery, Action, TailModel};
+use bgtail::trace::Trace;
+use bgtail::Engine;
+use stateright::{Checker, Expectation, Model};
+use std::time::Instant;
+
+/// One property's outcome.
+pub struct PropertyVerdict {
+    /// The property's name, as the model declares it.
+    pub name: &'static str,
+    /// `always`, `sometimes` or `eventually`.
+    pub expectation: Expectation,
+    /// The path the checker found: a counterexample, or for `sometimes` an example.
+    pub discovery: Option<Vec<Action>>,
+    /// For a counterexample: the step where the judge found the anomaly, the anomaly (its
+    /// line, what was expected, what the reply said), and the reply.
+    pub why: Option<String>,
+}
+
+/// Why `path` breaks `property`: its last read with an anomaly of that property, replayed.
+fn explain<E: Engine>(model: &TailModel<E>, path: &[Action], property: &str) -> Option<String> {
+    let steps = model.explain(path);
+    steps.iter().enumerate().rev().find_map(|(i, step)| {
+        let anomaly = step
+            .anomalies
+            .iter()
+            .find(|a| a.kind.property() == property)?;
+        let reply: String = step
+            .text
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .take(4)
+            .map(|l| format!("\n              | {l}"))
+            .collect();
+        Some(format!(
+            "step {} {:?}: {anomaly}\n            the reply:{reply}",
+            i + 1,
+            step.action
+        ))
+    })
+}
+
+/// What one check came to.
+pub struct Summary {
+    /// The engine's name ([`Engine::name`]).
+    pub engine: &'static str,
+    /// States generated, counting each every time it is reached.
+    pub states: usize,
+    /// Distinct states.
+    pub unique: usize,
+    /// The longest path explored.
+    pub depth: usize,
+    /// Wall time of the check.
+    pub seconds: f64,
+    /// Every property's outcome, in the model's order.
+    pub verdicts: Vec<PropertyVerdict>,
+    /// Whether every sometimes-property must be reached (bounds with every action family).
+    pub require_examples: bool,
+}
+
+impl Summary {
+    /// An always property broken, or a sometimes property never reached.
+    pub fn failures(&self) -> Vec<&PropertyVerdict> {
+        self.verdicts
+            .iter()
+            .filter(|v| match v.expectation {
+                Expectation::Sometimes => self.require_examples && v.discovery.is_none(),
+                _ => v.discovery.is_some(),
+            })
+            .collect()
+    }
+}
+
+/// Checks one engine's model with `threads` threads and gives back the model with its
+/// summary; DFS for the exhaustive run (BFS ignores nothing here, but DFS
+/// needs far less memory).
+pub fn check<E>(
+    model: TailModel<E>,
+    threads: usize,
+    require_examples: bool,
+) -> (Summary, TailModel<E>)
+where
+    E: Engine + Send + Sync + Clone + 'static,
+    E::State: Send + Sync,
+{
+    let engine = model.engine.clone();
+    let config = model.config.clone();
+    let started = Instant::now();
+    let checker = model.checker().threads(threads).spawn_dfs().join();
+    let seconds = started.elapsed().as_secs_f64();
+    let discoveries = checker.discoveries();
+    let verdicts = checker
+        .model()
+        .properties()
+        .iter()
+        .map(|p| {
+            let discovery = discoveries
+                .get(p.name)
+                .map(|path| path.clone().into_actions());
+            let why = discovery
+                .as_ref()
+                .filter(|_| p.expectation != Expectation::Sometimes)
+                .and_then(|path| explain(checker.model(), path, p.name));
+            PropertyVerdict {
+                name: p.name,
+                expectation: p.expectation.clone(),
+                discovery,
+                why,
+            }
+        })
+        .collect();
+    let summary = Summary {
+        engine: engine.name(),
+        states: checker.state_count(),
+        unique: checker.unique_state_count(),
+        depth: checker.max_depth(),
+        seconds,
+        verdicts,
+        require_examples,
+    };
+    (summary, TailModel::new(engine, config))
+}
+
+/// A broken `always` property's shortest counterexample, as a replayable trace.
+pub struct Counterexample {
+    /// `<engine>-<bound>-<property>`, with every character but ASCII letters and digits made
+    /// `-`: the trace's name, and its file's stem.
+    pub name: String,
+    /// The path, the same bytes and reads, with the model's limits in its header.
+    pub trace: Trace,
+}
+
+/// Each counterexample of `summary`, on the shortest path to it (a deterministic
+/// breadth-first search) rather than whichever path a parallel checker happened to record.
+/// `bound` names the bound in the traces' names and descriptions.
+pub fn counterexamples<E>(
+    model: &TailModel<E>,
+    summary: &Summary,
+    bound: &str,
+) -> Vec<Counterexample>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    let mut out = Vec::new();
+    for v in &summary.verdicts {
+        // Only counterexamples: a broken always-property.
+        if v.discovery.is_none() || v.expectation == Expectation::Sometimes {
+            continue;
+        }
+        let shortest = shortest_discovery(model, v.name);
+        let Some(path) = shortest.as_ref().or(v.discovery.as_ref()) else {
+            continue;
+        };
+        let name = format!("{}-{bound}-{}", slug(summary.engine), slug(v.name));
+        let description = format!(
+            "the shortest counterexample to \"{}\" found by the model checker ({} engine, bound {bound})",
+            v.name, summary.engine
+        );
+        let trace = model.to_trace(path, &name, &description);
+        out.push(Counterexample { name, trace });
+    }
+    out
+}
+
+/// `text` with every character but ASCII letters and digits made `-`.
+fn slug(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}

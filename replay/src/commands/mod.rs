@@ -1,0 +1,12 @@
+//! One module per subcommand, each its arguments, a call into the library or the model crate,
+//! and the printing: `bgtail <name>` is `commands::<name>::run`.
+
+pub mod check;
+pub mod explore;
+pub mod generate;
+pub mod import;
+pub mod read;
+pub mod record;
+pub mod replay;
+pub mod serve;
+pub mod verify;

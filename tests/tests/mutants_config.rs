@@ -1,0 +1,104 @@
+//! `.cargo/mutants.toml`'s `exclude_re` names each argued-equivalent mutant by its file, line
+//! and column, as `cargo mutants --list` prints it. An edit that moves the code moves the
+//! mutant, and the pattern then silently excludes nothing (or something else): this test
+//! fails instead, by checking that the source at each named place is the text the mutant
+//! replaces. It needs no cargo-mutants.
+
+use regex::Regex;
+
+/// One excluded mutant's place: the file, its line, and per column the text replaced there.
+#[derive(Debug, PartialEq)]
+struct Place {
+    file: String,
+    line: usize,
+    replaced: Vec<(usize, String)>,
+}
+
+/// The `exclude_re` patterns, as the regexes cargo-mutants reads (TOML's escapes undone).
+fn patterns(config: &str) -> Vec<String> {
+    let list = &config[config.find("exclude_re").expect("an exclude_re list")..];
+    let list = &list[..list.find("\n]").expect("the list's end")];
+    let string = Regex::new(r#"(?m)^\s*"((?:[^"\\]|\\.)*)","#).unwrap();
+    string
+        .captures_iter(list)
+        .map(|c| c[1].replace("\\\\", "\\"))
+        .collect()
+}
+
+/// A regex's literal text: each `\X` is `X`.
+fn literal(regex: &str) -> String {
+    let mut out = String::new();
+    let mut chars = regex.chars();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\\' {
+            chars.next().unwrap_or('\\')
+        } else {
+            c
+        });
+    }
+    out
+}
+
+/// Where a pattern points: `dir/file\.rs:LINE:COL: replace OP with …`, or several
+/// `COL: replace OP with …` alternatives on one line.
+fn place(pattern: &str) -> Place {
+    let head = Regex::new(r"^([a-z_/]+)\\\.rs:(\d+):").unwrap();
+    let h = head
+        .captures(pattern)
+        .unwrap_or_else(|| panic!("{pattern}: no file and line"));
+    let mutation = Regex::new(r"(\d+): replace (?:match guard )?(.+?) with ").unwrap();
+    let replaced = mutation
+        .captures_iter(&pattern[h[0].len()..])
+        .map(|m| (m[1].parse().unwrap(), literal(&m[2])))
+        .collect();
+    Place {
+        file: format!("impl/src/{}.rs", &h[1]),
+        line: h[2].parse().unwrap(),
+        replaced,
+    }
+}
+
+#[test]
+fn each_excluded_mutant_is_where_its_pattern_says() {
+    let root = bgtail_tests::inputs::workspace_root();
+    let config = std::fs::read_to_string(root.join(".cargo/mutants.toml")).unwrap();
+    let patterns = patterns(&config);
+    assert!(patterns.len() > 20, "only {} patterns read", patterns.len());
+    let mut wrong = Vec::new();
+    for pattern in &patterns {
+        let p = place(pattern);
+        assert!(!p.replaced.is_empty(), "{pattern}: no mutation read");
+        let source = std::fs::read_to_string(root.join(&p.file))
+            .unwrap_or_else(|e| panic!("{pattern}: {}: {e}", p.file));
+        let line = source.lines().nth(p.line - 1).unwrap_or("");
+        for (column, text) in &p.replaced {
+            let at: String = line.chars().skip(column - 1).collect();
+            if !at.starts_with(text.as_str()) {
+                wrong.push(format!(
+                    "{}:{}:{column}: expected {text:?}, found {at:?}",
+                    p.file, p.line
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "moved mutants:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_pattern_names_its_file_line_and_each_replaced_text() {
+    let p = place(
+        r"engines/exact/numbers\.rs:165:(46: replace && with \|\||30: replace < with <=) in f",
+    );
+    assert_eq!(
+        p,
+        Place {
+            file: "impl/src/engines/exact/numbers.rs".into(),
+            line: 165,
+            replaced: vec![(46, "&&".into()), (30, "<".into())],
+        }
+    );
+    let p = place(
+        r"upstream/condense/mod\.rs:95:34: replace match guard text\.contains\('\\0'\) with true in g",
+    );
+    assert_eq!(p.replaced, [(34, r"text.contains('\0')".to_string())]);
+}
