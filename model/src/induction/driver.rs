@@ -69,10 +69,24 @@ impl<S> Report<S> {
 
 /// Shared between the check's threads.
 struct Shared<S> {
+    /// The next item of the enumeration a thread takes: each item is checked by one thread.
     next: AtomicUsize,
+    /// Set by the first failure; every thread stops at its next candidate.
     stop: AtomicBool,
+    /// What the report counts: candidates before any read, continuing the bookmark's
+    /// generation and reset since (0, 1, 2), then steps (3) and, of those, reads (4).
     counts: [AtomicUsize; 5],
+    /// The failures found (the first, and any another thread found before it stopped).
     failures: Mutex<Vec<Failure<S>>>,
+}
+
+impl<S> Shared<S> {
+    /// Records `failure` and tells every thread to stop.
+    fn fail(&self, failure: Failure<S>) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        failures.push(failure);
+    }
 }
 
 /// Every state of the invariant over logs of up to `model.config.max_lines` lines, every
@@ -158,16 +172,7 @@ fn check_item<E>(
         (Some(w), Some(f)) => model.engine.starts(config, w, f, dropped),
         _ => vec![(E::State::default(), Judge::default())],
     };
-    // Each log now, with whether it continues the one the last read saw.
-    let now: Vec<(&Written, bool)> = logs
-        .iter()
-        .filter(|l| seen.is_some() || !l.variant)
-        .map(|l| {
-            let bytes = l.facts(config).bytes;
-            let continues = facts.as_ref().is_some_and(|f| bytes.starts_with(&f.bytes));
-            (l, continues)
-        })
-        .collect();
+    let now = logs_now(model, seen, facts.as_ref(), logs);
     let properties: Vec<_> = model
         .properties()
         .into_iter()
@@ -200,17 +205,13 @@ fn check_item<E>(
                         Some(_) => 2,
                     };
                     shared.counts[case].fetch_add(1, Ordering::Relaxed);
+                    let state = TailState {
+                        running,
+                        view,
+                        ..state_of(log, engine.clone(), judge.clone())
+                    };
                     let candidate = Candidate {
-                        state: TailState {
-                            lines: log.lines.clone(),
-                            partial: log.partial,
-                            variant: log.variant,
-                            running,
-                            view,
-                            engine: engine.clone(),
-                            judge: judge.clone(),
-                            ..TailState::empty(E::State::default())
-                        },
+                        state,
                         seen: seen.cloned(),
                     };
                     let failure = check_candidate(
@@ -223,10 +224,7 @@ fn check_item<E>(
                         shared,
                     );
                     if let Some((action, broke)) = failure {
-                        shared.stop.store(true, Ordering::Relaxed);
-                        let mut failures =
-                            shared.failures.lock().unwrap_or_else(|e| e.into_inner());
-                        failures.push(Failure {
+                        shared.fail(Failure {
                             candidate,
                             action,
                             broke,
@@ -236,6 +234,36 @@ fn check_item<E>(
                 }
             }
         }
+    }
+}
+
+/// Each log now, with whether it continues the one the last read saw (`facts`); before any
+/// read, only the logs of the first variant (a rewrite changes nothing a first read can tell).
+fn logs_now<'a, E: Inductive>(
+    model: &TailModel<E>,
+    seen: Option<&Written>,
+    facts: Option<&Facts>,
+    logs: &'a [Written],
+) -> Vec<(&'a Written, bool)> {
+    logs.iter()
+        .filter(|l| seen.is_some() || !l.variant)
+        .map(|l| {
+            let bytes = l.facts(&model.config).bytes;
+            let continues = facts.is_some_and(|f| bytes.starts_with(&f.bytes));
+            (l, continues)
+        })
+        .collect()
+}
+
+/// A state of the log `log` with the engine's bookmarks and the judge given; the job
+/// running, the default view, nothing counted.
+fn state_of<S>(log: &Written, engine: S, judge: Judge) -> TailState<S> {
+    TailState {
+        lines: log.lines.clone(),
+        partial: log.partial,
+        variant: log.variant,
+        judge,
+        ..TailState::empty(engine)
     }
 }
 

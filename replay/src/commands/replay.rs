@@ -7,6 +7,7 @@ use crate::corpus::{
 use crate::replay_eut::Outside;
 use anyhow::{bail, Context as _};
 
+use bgtail::replay::Replay;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,19 +63,47 @@ struct ReplayJsonEntry<'a> {
     reads: &'a [bgtail::replay::ReadRecord],
 }
 
+/// One trace through one engine, with where the trace came from.
+struct Done {
+    trace: String,
+    file: String,
+    replay: Replay,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let files = trace_files(&args.paths)?;
     if files.is_empty() {
         bail!("no traces (.jsonl) found");
     }
-    let mut ok = true;
-    let mut json = Vec::new();
-    let mut rows = Vec::new();
+    let done = replay_files(&args, &files)?;
+    if args.json {
+        print_json(&done)?;
+    } else {
+        if !args.quiet {
+            done.iter().for_each(print_reads);
+        }
+        println!("{}", table_header());
+        for d in &done {
+            println!("{}", table_row(&d.trace, &d.replay));
+        }
+    }
+    let ok = done.iter().all(|d| passes(&d.replay, args.require));
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Every trace through the engines `args` names: the in-crate ones, or one process speaking
+/// the protocol for all the traces, each trace's files in a folder of its own.
+fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<Vec<Done>> {
     let mut outside = match &args.engine {
         ReplayEngine::Command(c) => Some(Outside::new(c, timeout(args.timeout)?)),
         ReplayEngine::Builtin(_) => None,
     };
     let work = tempfile::tempdir().context("a temporary folder")?;
+    let mut done = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let trace = load(file)?;
         let replays = match (&args.engine, outside.as_mut()) {
@@ -86,64 +115,58 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             (ReplayEngine::Command(_), None) => unreachable!("made above"),
         };
-        for r in replays {
-            ok &= passes(&r, args.require);
-            if args.json {
-                json.push((trace.header.name.clone(), file.display().to_string(), r));
-            } else {
-                if !args.quiet {
-                    println!("═══ {} — {} engine ═══", trace.header.name, r.engine);
-                    for read in &r.reads {
-                        let mark = match read.matches_recording {
-                            Some(true) => " (= recorded)",
-                            Some(false) => " (≠ RECORDED)",
-                            None => "",
-                        };
-                        println!(
-                            "── read at event {}: {}{mark}",
-                            read.event + 1,
-                            serde_json::to_string(&read.request).unwrap_or_default()
-                        );
-                        println!("{}", read.text);
-                        for p in &read.problems {
-                            println!("!! {p}");
-                        }
-                        for a in &read.anomalies {
-                            println!("!! {}: {a}", a.kind.property());
-                        }
-                    }
-                }
-                rows.push(table_row(&trace.header.name, &r));
-            }
-        }
+        done.extend(replays.into_iter().map(|replay| Done {
+            trace: trace.header.name.clone(),
+            file: file.display().to_string(),
+            replay,
+        }));
     }
     if let Some(outside) = outside {
         outside.finish()?;
     }
-    if args.json {
-        let doc = ReplayJson {
-            bgtail_replay: REPLAY_JSON_VERSION,
-            replays: json
-                .iter()
-                .map(|(trace, file, r)| ReplayJsonEntry {
-                    trace,
-                    file,
-                    engine: &r.engine,
-                    tally: &r.tally,
-                    reads: &r.reads,
-                })
-                .collect(),
+    Ok(done)
+}
+
+/// Every read of one replay: its request, whether it reproduced the recording, its text, and
+/// what was wrong with it.
+fn print_reads(d: &Done) {
+    println!("═══ {} — {} engine ═══", d.trace, d.replay.engine);
+    for read in &d.replay.reads {
+        let mark = match read.matches_recording {
+            Some(true) => " (= recorded)",
+            Some(false) => " (≠ RECORDED)",
+            None => "",
         };
-        println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
-        println!("{}", table_header());
-        for row in rows {
-            println!("{row}");
+        println!(
+            "── read at event {}: {}{mark}",
+            read.event + 1,
+            serde_json::to_string(&read.request).unwrap_or_default()
+        );
+        println!("{}", read.text);
+        for p in &read.problems {
+            println!("!! {p}");
+        }
+        for a in &read.anomalies {
+            println!("!! {}: {a}", a.kind.property());
         }
     }
-    Ok(if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+}
+
+/// `--json`: one document of every replay.
+fn print_json(done: &[Done]) -> anyhow::Result<()> {
+    let doc = ReplayJson {
+        bgtail_replay: REPLAY_JSON_VERSION,
+        replays: done
+            .iter()
+            .map(|d| ReplayJsonEntry {
+                trace: &d.trace,
+                file: &d.file,
+                engine: &d.replay.engine,
+                tally: &d.replay.tally,
+                reads: &d.replay.reads,
+            })
+            .collect(),
+    };
+    println!("{}", serde_json::to_string_pretty(&doc)?);
+    Ok(())
 }
