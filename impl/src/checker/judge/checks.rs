@@ -150,6 +150,28 @@ impl Judge {
         input: &ReadInput<'_>,
         v: &mut Verdict,
     ) {
+        self.check_lost_and_progress(read, input, v);
+        self.check_repeats(read.truth, v);
+        let body_units = utf16_len(&parsed.body.join("\n"));
+        if !parsed.body.is_empty() && body_units + 1 > rules.limits.text_budget {
+            v.push(Anomaly::new(
+                AnomalyKind::OverBudget,
+                None,
+                format!("a body of at most {} units", rules.limits.text_budget - 1),
+                format!("{body_units} units"),
+            ));
+        }
+        let settled = self.last.map_or(0, |l| l.settled);
+        v.flags.earlier_returned = !v.new_generation
+            && self.last.is_some()
+            && v.delivered
+                .iter()
+                .any(|&s| s.0 < settled && !self.was_delivered(s));
+    }
+
+    /// Nothing lost: the window's never-delivered lines are carried, or said to be left out.
+    /// Progress: the newest of them is carried (after a forget, at least one line is).
+    fn check_lost_and_progress(&self, read: &Read<'_>, input: &ReadInput<'_>, v: &mut Verdict) {
         let Read {
             truth,
             claimed,
@@ -158,34 +180,40 @@ impl Judge {
         } = *read;
         let carried = |i: usize| aligned.complete.binary_search(&i).is_ok();
         v.flags.left_out = undelivered.iter().any(|&i| !carried(i));
-        if let Some(&newest) = undelivered.last() {
-            let none_carried = !undelivered.iter().any(|&i| carried(i));
-            if none_carried && claimed.left_out.unwrap_or(0) == 0 {
-                v.hidden = undelivered.iter().map(|&i| truth.spans[i]).collect();
-                v.push(Anomaly::new(
-                    AnomalyKind::Lost,
-                    Some(LineRef::of(truth, newest)),
-                    format!(
-                        "{} never-delivered window lines carried, or said to be left out",
-                        undelivered.len()
-                    ),
-                    summary(input.text),
-                ));
-            }
-            let stalled = if self.forgot {
-                aligned.complete.is_empty()
-            } else {
-                !carried(newest)
-            };
-            if stalled {
-                v.push(Anomaly::new(
-                    AnomalyKind::Stalled,
-                    Some(LineRef::of(truth, newest)),
-                    "the newest never-delivered window line carried",
-                    summary(input.text),
-                ));
-            }
+        let Some(&newest) = undelivered.last() else {
+            return;
+        };
+        let none_carried = !undelivered.iter().any(|&i| carried(i));
+        if none_carried && claimed.left_out.unwrap_or(0) == 0 {
+            v.hidden = undelivered.iter().map(|&i| truth.spans[i]).collect();
+            v.push(Anomaly::new(
+                AnomalyKind::Lost,
+                Some(LineRef::of(truth, newest)),
+                format!(
+                    "{} never-delivered window lines carried, or said to be left out",
+                    undelivered.len()
+                ),
+                summary(input.text),
+            ));
         }
+        let stalled = if self.forgot {
+            aligned.complete.is_empty()
+        } else {
+            !carried(newest)
+        };
+        if stalled {
+            v.push(Anomaly::new(
+                AnomalyKind::Stalled,
+                Some(LineRef::of(truth, newest)),
+                "the newest never-delivered window line carried",
+                summary(input.text),
+            ));
+        }
+    }
+
+    /// Repeats bounded: no line delivered before in this generation comes again, unless the
+    /// engine said it forgot coverage (and then not the newest delivered).
+    fn check_repeats(&self, truth: &Truth, v: &mut Verdict) {
         // Coverage forgets its oldest (lowest) ranges first, so the newest line delivered in
         // the generation stays covered even after a forget: only older lines may come again.
         let newest = self.delivered.last().copied();
@@ -209,21 +237,6 @@ impl Judge {
                 format!("{} such lines", v.repeated.len()),
             ));
         }
-        let body_units = utf16_len(&parsed.body.join("\n"));
-        if !parsed.body.is_empty() && body_units + 1 > rules.limits.text_budget {
-            v.push(Anomaly::new(
-                AnomalyKind::OverBudget,
-                None,
-                format!("a body of at most {} units", rules.limits.text_budget - 1),
-                format!("{body_units} units"),
-            ));
-        }
-        let settled = self.last.map_or(0, |l| l.settled);
-        v.flags.earlier_returned = !v.new_generation
-            && self.last.is_some()
-            && v.delivered
-                .iter()
-                .any(|&s| s.0 < settled && !self.was_delivered(s));
     }
 
     /// Honest counts: each number the text states against the truth. `fresh` says the read
