@@ -189,12 +189,7 @@ impl ShippedEngine {
             .iter()
             .map(|l| view.text(l).into_owned())
             .collect();
-        let (body, notes, rendered) = if row == Row::Raw {
-            (selected.join("\n"), Vec::new(), selected.len())
-        } else {
-            let c = condense_oldest_first(&selected, &self.limits);
-            (c.body, c.notes, c.lines_rendered)
-        };
+        let (body, notes, rendered) = self.condense(row, &selected);
         let fresh = match (row, &prev) {
             (Row::Delta { .. }, Some(p)) => total - p.lines,
             _ => 0,
@@ -212,24 +207,7 @@ impl ShippedEngine {
         let truncated_at = view.truncated_at();
         let details = details(job, &rows, &notes, window, truncated_at);
         let shown = shown_lines(&view, selection, rendered);
-        let counts = Counts {
-            total_lines: Some(total),
-            new_lines: fresh,
-            selected: selected.len() as u64,
-            shown: shown.len() as u64,
-            new_shown: if matches!(row, Row::Delta { .. }) {
-                shown.len() as u64
-            } else {
-                0
-            },
-            earlier_shown: if row == Row::Widened {
-                shown.len() as u64
-            } else {
-                0
-            },
-            left_out: (selected.len() - rendered) as u64,
-            ..Counts::default()
-        };
+        let counts = counts(&rows, shown.len() as u64, rendered);
         Reply {
             text,
             body: body_range,
@@ -241,6 +219,17 @@ impl ShippedEngine {
             notes,
             details,
             bytes_read,
+        }
+    }
+
+    /// The body, the condenser's notes and how many selected lines the body stands for: a
+    /// raw read's lines verbatim, else upstream's oldest-first condenser.
+    fn condense(&self, row: Row, selected: &[String]) -> (String, Vec<String>, usize) {
+        if row == Row::Raw {
+            (selected.join("\n"), Vec::new(), selected.len())
+        } else {
+            let c = condense_oldest_first(selected, &self.limits);
+            (c.body, c.notes, c.lines_rendered)
         }
     }
 
@@ -515,5 +504,23 @@ fn reset_words(reason: ResetReason) -> &'static str {
         ResetReason::FileReplaced | ResetReason::Rewritten | ResetReason::RegrownPastCut => {
             "log was replaced since last read"
         }
+    }
+}
+/// The reply's counts: `shown` of the row's selected lines shown, `rendered` of them in the
+/// body; a delta's are new, a widening's earlier.
+fn counts(rows: &RowFacts, shown: u64, rendered: usize) -> Counts {
+    Counts {
+        total_lines: Some(rows.total),
+        new_lines: rows.fresh,
+        selected: rows.selected as u64,
+        shown,
+        new_shown: if matches!(rows.row, Row::Delta { .. }) {
+            shown
+        } else {
+            0
+        },
+        earlier_shown: if rows.row == Row::Widened { shown } else { 0 },
+        left_out: (rows.selected - rendered) as u64,
+        ..Counts::default()
     }
 }
