@@ -58,6 +58,32 @@ enum Key {
 }
 
 impl<'a> Printed<'a> {
+    /// The lines below `cursor` that a body line stands for, newest first: one line that
+    /// prints the same, else (condensed) a fold of a run, else (upstream's format) a fold the
+    /// per-line cap cut. `None`: the window holds no such line.
+    fn source_of(
+        &self,
+        line: &str,
+        text_format: TextFormat,
+        limits: &Limits,
+        raw: bool,
+        cursor: usize,
+        claimed: &[bool],
+    ) -> Option<(usize, usize)> {
+        let same = self.printing(Key::Printed, line);
+        if let Some(i) = self.newest_below(same, cursor, claimed, |_| true) {
+            return Some((i, i));
+        }
+        if raw {
+            return None;
+        }
+        self.fold(line, text_format, cursor, claimed)
+            .or_else(|| match text_format {
+                TextFormat::Upstream => self.capped_fold(line, limits, cursor),
+                _ => None,
+            })
+    }
+
     fn new(truth: &'a Truth, text_format: TextFormat, limits: &Limits, raw: bool) -> Self {
         let (mut printed, mut clean, mut run) = (Vec::new(), Vec::new(), Vec::new());
         let (mut capped, mut escapes) = (Vec::new(), Vec::new());
@@ -186,6 +212,42 @@ fn sorted_by(texts: &[String], base: usize) -> Vec<usize> {
     order.into_iter().map(|k| base + k).collect()
 }
 
+/// The marker check between a matched line (`last`, printed as `line`) and the newer line
+/// matched before it (at `cursor`): a gap marker's count is the number of lines between them;
+/// and where a marker is owed (the exact format, a newer line matched) lines between them
+/// need one.
+fn check_gap(
+    truth: &Truth,
+    line: &str,
+    last: usize,
+    cursor: usize,
+    gap: Option<(u64, usize)>,
+    marker_owed: bool,
+) -> Option<Anomaly> {
+    if let Some((n, newer)) = gap {
+        let between = (newer - last - 1) as u64;
+        return (between != n).then(|| {
+            Anomaly::new(
+                AnomalyKind::DishonestCount,
+                Some(LineRef::of(truth, last)),
+                format!("{between} lines between the runs around the marker"),
+                format!("{line:?} after a marker of {n}"),
+            )
+        });
+    }
+    (marker_owed && cursor > last + 1).then(|| {
+        Anomaly::new(
+            AnomalyKind::DishonestCount,
+            Some(LineRef::of(truth, last)),
+            format!(
+                "a marker for the {} lines between the runs",
+                cursor - last - 1
+            ),
+            format!("{line:?} with no marker after it"),
+        )
+    })
+}
+
 /// Matches `body` (newest last) to the window of `truth`. `claimed[i]` says whether the
 /// engine claims line `i` (empty: it makes no claims). Lines the log does not hold become
 /// anomalies; so does a gap marker whose count is not the number of lines it stands for.
@@ -224,19 +286,7 @@ pub(crate) fn align(
             }
             continue;
         }
-        let same = printed.printing(Key::Printed, line);
-        let plain = printed.newest_below(same, cursor, claimed, |_| true);
-        let found = plain
-            .map(|i| (i, i))
-            .or_else(|| {
-                (!raw)
-                    .then(|| printed.fold(line, text_format, cursor, claimed))
-                    .flatten()
-            })
-            .or_else(|| match text_format {
-                TextFormat::Upstream if !raw => printed.capped_fold(line, limits, cursor),
-                _ => None,
-            });
+        let found = printed.source_of(line, text_format, limits, raw, cursor, claimed);
         let Some((first, last)) = found else {
             anomalies.push(Anomaly::new(
                 AnomalyKind::UntrueLine,
@@ -248,27 +298,15 @@ pub(crate) fn align(
         };
         out.folded |= first != last;
         printed.count_condensing(&mut out.condensing, first, last);
-        if let Some((n, newer)) = gap.take() {
-            let between = (newer - last - 1) as u64;
-            if between != n {
-                anomalies.push(Anomaly::new(
-                    AnomalyKind::DishonestCount,
-                    Some(LineRef::of(truth, last)),
-                    format!("{between} lines between the runs around the marker"),
-                    format!("{line:?} after a marker of {n}"),
-                ));
-            }
-        } else if newer_matched && cursor > last + 1 && text_format == TextFormat::Exact && !raw {
-            anomalies.push(Anomaly::new(
-                AnomalyKind::DishonestCount,
-                Some(LineRef::of(truth, last)),
-                format!(
-                    "a marker for the {} lines between the runs",
-                    cursor - last - 1
-                ),
-                format!("{line:?} with no marker after it"),
-            ));
-        }
+        let marker_owed = newer_matched && text_format == TextFormat::Exact && !raw;
+        anomalies.extend(check_gap(
+            truth,
+            line,
+            last,
+            cursor,
+            gap.take(),
+            marker_owed,
+        ));
         newer_matched = true;
         out.complete.extend((first..=last).rev());
         cursor = first;
