@@ -6,12 +6,14 @@
 
 use regex::Regex;
 
-/// One excluded mutant's place: the file, its line, and per column the text replaced there.
+/// One excluded mutant's place: the file, its line, per column the text replaced there, and
+/// the function it is in (the last segment of cargo-mutants' name for it).
 #[derive(Debug, PartialEq)]
 struct Place {
     file: String,
     line: usize,
     replaced: Vec<(usize, String)>,
+    function: String,
 }
 
 /// The `exclude_re` patterns, as the regexes cargo-mutants reads (TOML's escapes undone).
@@ -51,11 +53,24 @@ fn place(pattern: &str) -> Place {
         .captures_iter(&pattern[h[0].len()..])
         .map(|m| (m[1].parse().unwrap(), literal(&m[2])))
         .collect();
+    let function = literal(pattern.rsplit(" in ").next().unwrap_or(""));
+    let function = function.rsplit("::").next().unwrap_or("").to_string();
     Place {
         file: format!("impl/src/{}.rs", &h[1]),
         line: h[2].parse().unwrap(),
         replaced,
+        function,
     }
+}
+
+/// The name of the nearest function declared at or above line `line` (1-based).
+fn function_at(source: &str, line: usize) -> Option<String> {
+    let declared = Regex::new(r"\bfn ([A-Za-z_][A-Za-z0-9_]*)").unwrap();
+    source
+        .lines()
+        .take(line)
+        .filter_map(|l| declared.captures(l).map(|c| c[1].to_string()))
+        .last()
 }
 
 #[test]
@@ -71,6 +86,13 @@ fn each_excluded_mutant_is_where_its_pattern_says() {
         let source = std::fs::read_to_string(root.join(&p.file))
             .unwrap_or_else(|e| panic!("{pattern}: {}: {e}", p.file));
         let line = source.lines().nth(p.line - 1).unwrap_or("");
+        let function = function_at(&source, p.line);
+        if function.as_deref() != Some(p.function.as_str()) {
+            wrong.push(format!(
+                "{}:{}: in {function:?}, not {:?}",
+                p.file, p.line, p.function
+            ));
+        }
         for (column, text) in &p.replaced {
             let at: String = line.chars().skip(column - 1).collect();
             if !at.starts_with(text.as_str()) {
@@ -95,10 +117,17 @@ fn a_pattern_names_its_file_line_and_each_replaced_text() {
             file: "impl/src/engines/exact/numbers.rs".into(),
             line: 165,
             replaced: vec![(46, "&&".into()), (30, "<".into())],
+            function: "f".into(),
         }
     );
     let p = place(
         r"upstream/condense/mod\.rs:95:34: replace match guard text\.contains\('\\0'\) with true in g",
     );
     assert_eq!(p.replaced, [(34, r"text.contains('\0')".to_string())]);
+    let p = place(r"engines/exact/scan\.rs:1:2: replace > with >= in Scanner<'_>::count_back");
+    assert_eq!(p.function, "count_back");
+    assert_eq!(
+        function_at("fn a() {\n}\nfn count_back() {\n  x > y\n}", 4).as_deref(),
+        Some("count_back")
+    );
 }

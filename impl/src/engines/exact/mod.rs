@@ -195,30 +195,68 @@ impl Engine for ExactEngine {
         if request.running && !request.peek {
             return Ok(gated_reply(job, request));
         }
-        let stat = match log.stat() {
-            Ok(s) => s,
-            Err(e) => return Ok(error_reply(job, &e)),
-        };
+        let reply = self.read_log(state, job, log, request, lines, window);
+        Ok(reply.unwrap_or_else(|e| error_reply(job, &e)))
+    }
+}
+
+impl ExactEngine {
+    /// One read of a request already checked: the log's head and its generation against the
+    /// bookmark, the scan and the reply, then the next bookmark. An error reading the log
+    /// leaves the bookmark as it was.
+    fn read_log(
+        &self,
+        state: &mut ExactState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+        lines: usize,
+        window: u64,
+    ) -> Result<Reply, SourceError> {
+        let stat = log.stat()?;
         let mut bytes_read = 0;
         // The log's first bytes both identify this generation and are compared with what the
         // bookmark saw, before anything else is read: the bookmark's index and settled end
         // describe its generation only.
         let head_len = stat.size.min(self.limits.head_probe_bytes);
-        let head_bytes = match read_span(log, 0, head_len, &mut bytes_read) {
-            Ok(b) => b,
-            Err(e) => return Ok(error_reply(job, &e)),
-        };
+        let head_bytes = read_span(log, 0, head_len, &mut bytes_read)?;
         let head = BytePrint::of(0, &head_bytes);
         let prev = state.get(job.id);
-        let reset = match prev
+        let reset = prev
             .map(|p| Self::generation_change(p, job.path, stat, &head_bytes, log, &mut bytes_read))
-        {
-            Some(Err(e)) => return Ok(error_reply(job, &e)),
-            Some(Ok(reason)) => reason,
-            None => None,
-        };
+            .transpose()?
+            .flatten();
         let continuing = prev.filter(|_| reset.is_none());
         let start = render::Start::after(prev, reset);
+        let read = Read {
+            job,
+            request,
+            lines,
+            window,
+            stat,
+        };
+        let (scan, outcome) =
+            self.scan_and_respond(log, &read, continuing, &start, &mut bytes_read)?;
+        state.take(job.id);
+        let (mut reply, bookmark) =
+            self.next_bookmark(log, job, stat, head, &start, scan, outcome, &mut bytes_read);
+        state.put(job.id, bookmark, self.limits.bookmark_capacity);
+        reply.bytes_read = bytes_read;
+        Ok(reply)
+    }
+
+    /// The scan and the reply. The view above the tail is counted only as far as the reply
+    /// needs: a reply that prints the view's line count asks for a second scan that counts
+    /// all of it. A small view is counted whole at once: that costs less than the process
+    /// start.
+    fn scan_and_respond(
+        &self,
+        log: &dyn LogSource,
+        read: &Read<'_>,
+        continuing: Option<&ExactBookmark>,
+        start: &render::Start,
+        bytes_read: &mut u64,
+    ) -> Result<(Scan, render::Outcome), SourceError> {
         let prior = continuing.map(|p| Prior {
             settled_end: p.settled_end,
             coverage: &p.coverage,
@@ -228,42 +266,41 @@ impl Engine for ExactEngine {
         let mut scanner = Scanner {
             log,
             limits: &self.limits,
-            bytes_read: &mut bytes_read,
+            bytes_read,
         };
-        // The view above the tail is counted only as far as the reply needs: a reply that
-        // prints the view's line count asks for a second scan that counts all of it. A small
-        // view is counted whole at once: that costs less than the process start.
+        let (size, window) = (read.stat.size, read.window);
         let mut whole =
-            self.limits.count_whole_view || stat.size.min(window) <= self.limits.count_views_up_to;
-        let (scan, outcome) = loop {
+            self.limits.count_whole_view || size.min(window) <= self.limits.count_views_up_to;
+        loop {
             let want = Want {
-                size: stat.size,
+                size,
                 window,
-                lines,
-                running: request.running,
+                lines: read.lines,
+                running: read.request.running,
                 whole,
             };
-            let scan = match scanner.scan(
-                want,
-                prior.as_ref(),
-                index.take().unwrap_or_else(bookmark_index),
-            ) {
-                Ok(s) => s,
-                Err(e) => return Ok(error_reply(job, &e)),
-            };
-            match render::respond(&self.limits, job, request, lines, window, &scan, &start) {
-                Some(outcome) => break (scan, outcome),
+            let bookmark_index = index.take().unwrap_or_else(bookmark_index);
+            let scan = scanner.scan(want, prior.as_ref(), bookmark_index)?;
+            let (job, request, lines) = (read.job, read.request, read.lines);
+            match render::respond(&self.limits, job, request, lines, window, &scan, start) {
+                Some(outcome) => return Ok((scan, outcome)),
                 None if !whole => whole = true,
                 None => unreachable!("a whole scan counts the view"),
             }
-        };
-        state.take(job.id);
-        let (mut reply, bookmark) =
-            self.next_bookmark(log, job, stat, head, &start, scan, outcome, &mut bytes_read);
-        state.put(job.id, bookmark, self.limits.bookmark_capacity);
-        reply.bytes_read = bytes_read;
-        Ok(reply)
+        }
     }
+}
+
+/// What one read asks of the log, once its request is checked.
+struct Read<'a> {
+    job: Job<'a>,
+    request: &'a Request,
+    /// The request's `lines`, by the contract's rule.
+    lines: usize,
+    /// The view's size, clamped.
+    window: u64,
+    /// The log as the read found it.
+    stat: LogStat,
 }
 
 impl ExactEngine {
