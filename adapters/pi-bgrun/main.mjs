@@ -10,12 +10,12 @@
 //
 // Errors name the input and the place, and exit with status 2.
 
-import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { loadCheckout } from "./lib/load.mjs";
 import { fillTrace } from "./lib/oracle.mjs";
 import { serve } from "./lib/protocol.mjs";
-import { TraceError } from "./lib/trace.mjs";
+import { TraceError, traceFiles } from "../common/trace.mjs";
 
 const USAGE = `usage: node main.mjs CHECKOUT
        node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
@@ -52,27 +52,6 @@ function parseArgs(argv) {
   return args;
 }
 
-/** Every .jsonl file named or below a named folder, sorted within each folder. */
-function traceFiles(inputs) {
-  const out = [];
-  const walk = (p) => {
-    let st;
-    try {
-      st = statSync(p);
-    } catch (err) {
-      fail(`${p}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
-    }
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) {
-        const child = join(p, name);
-        if (statSync(child).isDirectory() || name.endsWith(".jsonl")) walk(child);
-      }
-    } else out.push(p);
-  };
-  inputs.forEach(walk);
-  return out;
-}
-
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   let loaded;
@@ -83,7 +62,12 @@ async function main() {
   }
   if (!args.oracle) return serve(loaded.factory, args.checkout);
   mkdirSync(args.out, { recursive: true });
-  const files = traceFiles(args.inputs);
+  let files;
+  try {
+    files = traceFiles(args.inputs);
+  } catch (err) {
+    fail(err.message);
+  }
   let reads = 0;
   for (const file of files) {
     let filled;

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, renameSync, rmSync, statSync, truncateSync,
 import { basename, join } from "node:path";
 import { newInstance } from "./host.mjs";
 import { scratchDir } from "./load.mjs";
-import { TraceError, readTrace, writeBytes } from "./trace.mjs";
+import { TraceError, readTrace, writeBytes } from "../../common/trace.mjs";
 
 /** Returns the trace at `path` as JSON Lines text, every read's `expect` upstream's reply. */
 export async function fillTrace(factory, path) {

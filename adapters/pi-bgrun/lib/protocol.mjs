@@ -9,11 +9,8 @@
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
+import { error, serveEut } from "../../common/eut.mjs";
 import { newInstance } from "./host.mjs";
-
-const PROTOCOL = "bgtail-eut";
-const VERSION = 1;
 
 /** Upstream's compiled-in limits (its TOTAL_CAP, LINE_CAP and LOG_READ_BYTES). */
 const LIMITS = { text_budget: 8000, line_cap: 2000, view_default: 2097152 };
@@ -28,62 +25,26 @@ function checkoutVersion(root) {
 }
 
 /** Serves `factory` (loaded from `checkout`) on stdin/stdout until stdin closes. */
-export async function serve(factory, checkout) {
+export function serve(factory, checkout) {
   let tool = null;
   const fresh = (logDir) => newInstance(factory, { jobsDir: logDir, cwd: logDir });
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of lines) {
-    n += 1;
-    if (line.trim() === "") continue;
-    let request;
-    try {
-      request = JSON.parse(line);
-    } catch (err) {
-      send(error(0, "malformed", `request line ${n}: ${err.message}`));
-      continue;
-    }
-    const id = Number.isInteger(request?.msg_id) ? request.msg_id : 0;
-    switch (request?.type) {
-      case "init":
-        send(init(request, id, checkout));
-        break;
-      case "read": {
-        if (typeof request.job_id !== "string" || typeof request.log_path !== "string") {
-          send(error(id, "malformed", "a read needs job_id and log_path"));
-          break;
-        }
-        tool ??= fresh(dirname(request.log_path));
-        send(await read(tool, request, id));
-        break;
-      }
-      case "reset":
-        tool = null;
-        send({ type: "reset_ok", in_reply_to: id });
-        break;
-      case "snapshot":
-      case "restore":
-        send(error(id, "not_supported", "pi-bgrun keeps its bookmarks inside the extension instance"));
-        break;
-      default:
-        send(error(id, "malformed", `request line ${n}: unknown type ${JSON.stringify(request?.type)}`));
-    }
-  }
-}
-
-function init(request, id, checkout) {
-  if (!Array.isArray(request.versions) || !request.versions.includes(VERSION)) {
-    return error(id, "not_supported", `${PROTOCOL} versions ${JSON.stringify(request.versions)}: this adapter speaks ${VERSION}`);
-  }
-  return {
-    type: "init_ok",
-    in_reply_to: id,
-    version: VERSION,
-    engine: { name: "pi-bgrun", version: checkoutVersion(checkout) },
-    capabilities: { raw: true, bytes: true, peek: false, shown: false, reset: true, snapshot: false },
-    limits: LIMITS,
-    text_format: "pi-bgrun-0.7",
-  };
+  return serveEut({
+    describe: () => ({
+      engine: { name: "pi-bgrun", version: checkoutVersion(checkout) },
+      capabilities: { raw: true, bytes: true, peek: false, shown: false, reset: true, snapshot: false },
+      limits: LIMITS,
+      text_format: "pi-bgrun-0.7",
+    }),
+    read(request, id) {
+      tool ??= fresh(dirname(request.log_path));
+      return read(tool, request, id);
+    },
+    reset(id) {
+      tool = null;
+      return { type: "reset_ok", in_reply_to: id };
+    },
+    noSnapshot: "pi-bgrun keeps its bookmarks inside the extension instance",
+  });
 }
 
 /** One bgtail call, with the parameters as the harness gave them (a `null` stays null). */
@@ -106,12 +67,4 @@ async function read(tool, request, id) {
     details: reply.details,
     is_error: reply.isError,
   };
-}
-
-function error(id, code, text) {
-  return { type: "error", in_reply_to: id, code, text };
-}
-
-function send(message) {
-  process.stdout.write(JSON.stringify(message) + "\n");
 }

@@ -1,13 +1,14 @@
 // bgtail's trace format (JSON Lines, version 1; documented in docs/traces.md): read as
-// far as this adapter needs to replay a trace, and written back line by line so that every
+// far as a node adapter needs to replay a trace, and written back line by line so that every
 // line it does not fill stays byte for byte as it was.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 
-/** A trace that cannot be replayed here: names the file, the line and the reason. */
+/** A trace that cannot be replayed here: names the file, the line (when one) and the reason. */
 export class TraceError extends Error {
   constructor(source, line, message) {
-    super(`${source}:${line}: ${message}`);
+    super(line ? `${source}:${line}: ${message}` : `${source}: ${message}`);
   }
 }
 
@@ -50,4 +51,25 @@ export function writeBytes(event, source, line) {
   const hasB64 = typeof event.base64 === "string";
   if (hasText === hasB64) throw new TraceError(source, line, "give exactly one of `text` and `base64`");
   return hasText ? Buffer.from(event.text, "utf8") : Buffer.from(event.base64, "base64");
+}
+
+/** Every .jsonl file named or below a named folder, sorted within each folder. */
+export function traceFiles(inputs) {
+  const out = [];
+  const walk = (p) => {
+    let st;
+    try {
+      st = statSync(p);
+    } catch (err) {
+      throw new TraceError(p, null, err.code === "ENOENT" ? "no such file or directory" : err.message);
+    }
+    if (st.isDirectory()) {
+      for (const name of readdirSync(p).sort()) {
+        const child = join(p, name);
+        if (statSync(child).isDirectory() || name.endsWith(".jsonl")) walk(child);
+      }
+    } else out.push(p);
+  };
+  inputs.forEach(walk);
+  return out;
 }
