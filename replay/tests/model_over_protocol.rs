@@ -174,26 +174,38 @@ fn every_broken_engine_is_caught_by_replay_alone() {
 
 #[test]
 fn every_broken_engine_is_caught_by_the_model_checker() {
-    let small_ci = ["--bound", "ci", "--max-lines", "2", "--max-reads", "2"];
-    for (kind, anomaly) in MUTANTS {
-        let bound: &[&str] = match kind {
-            "budget-off-by-one" => &["--bound", "budget-edge"],
-            "forgets-newest" => &["--bound", "gap"],
-            _ => &small_ci,
-        };
-        let engine = served(&format!("--engine exact --limits model --break {kind}"));
-        let (code, report) = bgtail(&[&["check", "--engine", &engine][..], bound].concat());
-        assert_eq!(code, Some(1), "{kind}: {report}");
-        let (property, name) = anomaly.split_once(": ").unwrap();
-        assert!(
-            report.contains(&format!("always    {property:<36} BROKEN")),
-            "{kind}: {property}\n{report}"
-        );
-        assert!(
-            report.contains(&format!(": {name}")),
-            "{kind}: {name}\n{report}"
-        );
+    // Each check is one process serving one engine; they run side by side, one per core.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for group in MUTANTS.chunks(MUTANTS.len().div_ceil(cores)) {
+        std::thread::scope(|s| {
+            for &(kind, anomaly) in group {
+                s.spawn(move || check_catches(kind, anomaly));
+            }
+        });
     }
+}
+
+/// `bgtail check` over the engine broken by `kind` breaks the property of `anomaly`
+/// (`property: AnomalyKind`), with that anomaly named in the report.
+fn check_catches(kind: &str, anomaly: &str) {
+    let small_ci = ["--bound", "ci", "--max-lines", "2", "--max-reads", "2"];
+    let bound: &[&str] = match kind {
+        "budget-off-by-one" => &["--bound", "budget-edge"],
+        "forgets-newest" => &["--bound", "gap"],
+        _ => &small_ci,
+    };
+    let engine = served(&format!("--engine exact --limits model --break {kind}"));
+    let (code, report) = bgtail(&[&["check", "--engine", &engine][..], bound].concat());
+    assert_eq!(code, Some(1), "{kind}: {report}");
+    let (property, name) = anomaly.split_once(": ").unwrap();
+    assert!(
+        report.contains(&format!("always    {property:<36} BROKEN")),
+        "{kind}: {property}\n{report}"
+    );
+    assert!(
+        report.contains(&format!(": {name}")),
+        "{kind}: {name}\n{report}"
+    );
 }
 
 /// `verify` takes an outside engine too: the corpus judged (and compared with the recordings)
