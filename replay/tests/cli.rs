@@ -507,3 +507,40 @@ fn read_stores_no_bookmark_when_the_reply_cannot_be_written() {
         text(&again.stdout)
     );
 }
+
+/// `check --induction --shard I/N --report DIR` on each shard, then `check --merge`: the
+/// proof, from the files alone; a shard left out is named and fails the merge.
+#[test]
+fn induction_shards_are_reported_and_merged_into_the_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for shard in ["1/2", "2/2"] {
+        let (code, text) = common::run_text(&[
+            "check",
+            "--induction",
+            "--engine",
+            "exact",
+            "--max-lines",
+            "1",
+            "--shard",
+            shard,
+            "--report",
+            out,
+        ]);
+        assert_eq!(code, Some(0), "{text}");
+        assert!(text.contains(&format!("HOLDS for shard {shard}")), "{text}");
+    }
+    let report = |i: u8| format!("{out}/exact-1-{i}-of-2.json");
+    let (code, text) = common::run_text(&["check", "--merge", &report(1), &report(2)]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("2 shards merged") && text.contains("PROVED"),
+        "{text}"
+    );
+    let (code, text) = common::run_text(&["check", "--merge", &report(1)]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("shards missing: 2/2"), "{text}");
+    let (code, text) = common::run_text(&["check", "--merge", &format!("{out}/none.json")]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("none.json"), "{text}");
+}

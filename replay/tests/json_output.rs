@@ -98,3 +98,29 @@ fn replay_json_validates_against_the_page_with_anomalies() {
         "the shipped engine's #28 replies carry anomalies to validate"
     );
 }
+
+#[test]
+fn induction_shard_reports_validate_against_the_page() {
+    let schema = schema("induction-shard");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (code, _) = common::run_text(&[
+        "check",
+        "--induction",
+        "--engine",
+        "both",
+        "--max-lines",
+        "1",
+        "--shard",
+        "2/3",
+        "--report",
+        out,
+    ]);
+    assert_eq!(code, Some(0));
+    for engine in ["exact", "shipped"] {
+        let file = dir.path().join(format!("{engine}-1-2-of-3.json"));
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_valid(&schema, &doc);
+        assert_eq!(doc["shard"], "2/3");
+    }
+}

@@ -2,6 +2,7 @@
 //! every candidate judged and its successor held to the invariant.
 
 use super::enumerate::views;
+use super::shard::Shard;
 use super::{
     broken_conjunct_with, log_conjuncts, log_shapes, writes_allowed, Candidate, Conjunct, Facts,
     Inductive, Written,
@@ -41,6 +42,12 @@ pub struct Failure<S> {
 #[derive(Clone, Debug)]
 pub struct Report<S> {
     pub max_lines: u8,
+    /// Which share of the items this check took ([`Shard::WHOLE`]: all of them).
+    pub shard: Shard,
+    /// Items (logs a last read can have seen, and "no read yet") this check took, and the
+    /// enumeration's items in all.
+    pub items: u64,
+    pub items_total: u64,
     /// States of the invariant checked: before any read, continuing the bookmark's
     /// generation, and reset since the bookmark was written.
     pub fresh: u64,
@@ -95,6 +102,19 @@ pub fn check<E>(model: &TailModel<E>, dropped: Option<Conjunct>, threads: usize)
 where
     E: Inductive,
 {
+    check_shard(model, dropped, threads, Shard::WHOLE)
+}
+
+/// [`check`], over the items `shard` takes only.
+pub fn check_shard<E>(
+    model: &TailModel<E>,
+    dropped: Option<Conjunct>,
+    threads: usize,
+    shard: Shard,
+) -> Report<E::State>
+where
+    E: Inductive,
+{
     let started = std::time::Instant::now();
     let config = &model.config;
     let shapes = log_shapes(config, usize::from(config.max_lines));
@@ -122,6 +142,13 @@ where
             })
         })
         .collect();
+    let items_total = items.len() as u64;
+    let items: Vec<Option<Written>> = items
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| shard.takes(i))
+        .map(|(_, item)| item)
+        .collect();
     let shared = Shared {
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -142,6 +169,9 @@ where
     let count = |i: usize| shared.counts[i].load(Ordering::Relaxed) as u64;
     Report {
         max_lines: config.max_lines,
+        shard,
+        items: items.len() as u64,
+        items_total,
         fresh: count(0),
         continuing: count(1),
         reset: count(2),

@@ -66,9 +66,10 @@
 mod driver;
 mod enumerate;
 mod exact;
+pub mod shard;
 mod shipped;
 
-pub use driver::{check, Broke, Failure, Report};
+pub use driver::{check, check_shard, Broke, Failure, Report};
 pub use enumerate::{log_shapes, Candidate, Facts, Written};
 
 use crate::{LineKind, ModelConfig, TailModel, TailState};

@@ -219,6 +219,9 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
                 threads: 1,
                 export: None,
                 induction: false,
+                shard: None,
+                report: None,
+                merge: Vec::new(),
             };
             let (kept, _) = super::check::run_checks(&check)?;
             ok &= kept;

@@ -1,0 +1,291 @@
+//! The inductive check split across machines. It is a conjunction over independent items
+//! (the logs a last read can have seen) with no visited set, so shard `i` of `n` checks the
+//! items whose index is `i` modulo `n`: the shards overlap nowhere and together cover every
+//! item. Each shard's [`ShardReport`] is plain data (JSON in the CLI); [`merge`] checks that
+//! the reports are the whole check, each shard once, and gives the one verdict.
+
+use super::Report;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The format version of a [`ShardReport`]: raised when a field changes meaning or goes.
+pub const SHARD_REPORT_VERSION: u32 = 1;
+
+/// Which share of the items a check takes.
+///
+/// Invariant: `index < count`, and `count ≥ 1` ([`Shard::new`] refuses anything else).
+/// Written and read as its `I/N` text, in reports too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+impl Shard {
+    /// The whole check: one shard of one.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` (from 0) of `count`; `None` unless `index < count`.
+    pub fn new(index: usize, count: usize) -> Option<Shard> {
+        (index < count).then_some(Shard { index, count })
+    }
+
+    /// Which shard, from 0.
+    pub fn index(self) -> usize {
+        self.index
+    }
+
+    /// How many shards the check is split into.
+    pub fn count(self) -> usize {
+        self.count
+    }
+
+    /// Whether item `item` of the enumeration is this shard's.
+    pub fn takes(self, item: usize) -> bool {
+        item % self.count == self.index
+    }
+}
+
+/// `I/N`, counting from 1 as a job matrix does: `1/4` is the first of four.
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let wrong = || format!("{s:?}: expected I/N with 1 ≤ I ≤ N, as in 1/4");
+        let (i, n) = s.split_once('/').ok_or_else(wrong)?;
+        let (i, n): (usize, usize) = (
+            i.parse().map_err(|_| wrong())?,
+            n.parse().map_err(|_| wrong())?,
+        );
+        i.checked_sub(1)
+            .and_then(|index| Shard::new(index, n))
+            .ok_or_else(wrong)
+    }
+}
+
+impl From<Shard> for String {
+    fn from(shard: Shard) -> String {
+        shard.to_string()
+    }
+}
+
+impl TryFrom<String> for Shard {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Shard, String> {
+        s.parse()
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
+
+/// What one shard of an inductive check did, as data a merge can read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ShardReport {
+    /// [`SHARD_REPORT_VERSION`].
+    pub bgtail_induction_shard: u32,
+    /// The engine checked.
+    pub engine: String,
+    /// The logs' bound.
+    pub max_lines: u8,
+    pub shard: Shard,
+    /// Items this shard checked, and the enumeration's items in all.
+    pub items: u64,
+    pub items_total: u64,
+    /// States of the invariant checked, by kind (as [`Report`]), steps and reads.
+    pub fresh: u64,
+    pub continuing: u64,
+    pub reset: u64,
+    pub steps: u64,
+    pub reads: u64,
+    pub seconds: f64,
+    /// The first failure, as the checker prints it (`None`: every step held).
+    pub failure: Option<String>,
+}
+
+impl ShardReport {
+    /// The report of `report`, a check of `engine`.
+    pub fn of<S: fmt::Debug>(engine: &str, report: &Report<S>) -> ShardReport {
+        ShardReport {
+            bgtail_induction_shard: SHARD_REPORT_VERSION,
+            engine: engine.to_owned(),
+            max_lines: report.max_lines,
+            shard: report.shard,
+            items: report.items,
+            items_total: report.items_total,
+            fresh: report.fresh,
+            continuing: report.continuing,
+            reset: report.reset,
+            steps: report.steps,
+            reads: report.reads,
+            seconds: report.seconds,
+            failure: report.failures.first().map(|f| format!("{f:?}")),
+        }
+    }
+}
+
+/// The shards' reports together: the whole check's counts and verdict.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Merged {
+    pub engine: String,
+    pub max_lines: u8,
+    /// How many shards.
+    pub shards: usize,
+    pub items: u64,
+    pub fresh: u64,
+    pub continuing: u64,
+    pub reset: u64,
+    pub steps: u64,
+    pub reads: u64,
+    /// The sum of the shards' times (their machine time, not the wall time of the whole).
+    pub seconds: f64,
+    /// Each failing shard and its first failure.
+    pub failures: Vec<(Shard, String)>,
+}
+
+impl Merged {
+    /// Every state of the invariant checked, over all shards.
+    pub fn states(&self) -> u64 {
+        self.fresh + self.continuing + self.reset
+    }
+
+    /// Whether every shard's every step held: the whole induction step holds.
+    pub fn proved(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Why reports do not make one whole check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// No reports.
+    Empty,
+    /// A report of another format version.
+    Version(u32),
+    /// Reports of different checks: the field that differs, and the two values.
+    Mismatch(&'static str, String, String),
+    /// A shard given twice.
+    Twice(Shard),
+    /// Shards missing (by `I/N`).
+    Missing(Vec<String>),
+    /// The shards' items do not add up to the enumeration's.
+    Items { checked: u64, total: u64 },
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Empty => write!(f, "no shard reports"),
+            MergeError::Version(v) => write!(
+                f,
+                "a shard report of version {v}; this build reads {SHARD_REPORT_VERSION}"
+            ),
+            MergeError::Mismatch(field, a, b) => {
+                write!(
+                    f,
+                    "the reports are of different checks: {field} {a} and {b}"
+                )
+            }
+            MergeError::Twice(s) => write!(f, "shard {s} given twice"),
+            MergeError::Missing(m) => write!(f, "shards missing: {}", m.join(", ")),
+            MergeError::Items { checked, total } => write!(
+                f,
+                "the shards checked {checked} items of the enumeration's {total}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The reports as one check, when they are exactly the shards of one: the same engine,
+/// bound and shard count, each shard once, every item checked.
+pub fn merge(reports: &[ShardReport]) -> Result<Merged, MergeError> {
+    let first = reports.first().ok_or(MergeError::Empty)?;
+    let count = first.shard.count;
+    let mut seen = vec![false; count];
+    for r in reports {
+        if r.bgtail_induction_shard != SHARD_REPORT_VERSION {
+            return Err(MergeError::Version(r.bgtail_induction_shard));
+        }
+        same("engine", &first.engine, &r.engine)?;
+        same("max_lines", &first.max_lines, &r.max_lines)?;
+        same("shard count", &count, &r.shard.count)?;
+        same("items in all", &first.items_total, &r.items_total)?;
+        if std::mem::replace(&mut seen[r.shard.index], true) {
+            return Err(MergeError::Twice(r.shard));
+        }
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&i| !seen[i])
+        .map(|i| Shard { index: i, count }.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing(missing));
+    }
+    let sum = |f: fn(&ShardReport) -> u64| reports.iter().map(f).sum::<u64>();
+    let checked = sum(|r| r.items);
+    if checked != first.items_total {
+        return Err(MergeError::Items {
+            checked,
+            total: first.items_total,
+        });
+    }
+    Ok(Merged {
+        engine: first.engine.clone(),
+        max_lines: first.max_lines,
+        shards: count,
+        items: checked,
+        fresh: sum(|r| r.fresh),
+        continuing: sum(|r| r.continuing),
+        reset: sum(|r| r.reset),
+        steps: sum(|r| r.steps),
+        reads: sum(|r| r.reads),
+        seconds: reports.iter().map(|r| r.seconds).sum(),
+        failures: reports
+            .iter()
+            .filter_map(|r| r.failure.clone().map(|f| (r.shard, f)))
+            .collect(),
+    })
+}
+
+/// `Ok` when two reports agree on `field`.
+fn same<T: PartialEq + fmt::Display>(field: &'static str, a: &T, b: &T) -> Result<(), MergeError> {
+    if a == b {
+        Ok(())
+    } else {
+        Err(MergeError::Mismatch(field, a.to_string(), b.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shard_is_written_from_1_and_kept_from_0() {
+        let s: Shard = "2/4".parse().unwrap();
+        assert_eq!((s.index(), s.count()), (1, 4));
+        assert_eq!(s.to_string(), "2/4");
+        for bad in ["0/4", "5/4", "1/0", "1", "a/b", "1/4/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_shards_take_every_item_once() {
+        let shards: Vec<Shard> = (0..3).map(|i| Shard::new(i, 3).unwrap()).collect();
+        for item in 0..100 {
+            assert_eq!(shards.iter().filter(|s| s.takes(item)).count(), 1, "{item}");
+        }
+        assert!((0..100).all(|i| Shard::WHOLE.takes(i)));
+    }
+}
