@@ -95,7 +95,8 @@ pub struct ShardReport {
     /// The logs' bound.
     pub max_lines: u8,
     pub shard: Shard,
-    /// Items this shard checked, and the enumeration's items in all.
+    /// Items this shard took (all checked unless `failure` stopped it), and the
+    /// enumeration's items in all.
     pub items: u64,
     pub items_total: u64,
     /// States of the invariant checked, by kind (as [`Report`]), steps and reads.
@@ -176,7 +177,7 @@ pub enum MergeError {
     Twice(Shard),
     /// Shards missing (by `I/N`).
     Missing(Vec<String>),
-    /// The shards' items do not add up to the enumeration's.
+    /// The items the shards took do not add up to the enumeration's.
     Items { checked: u64, total: u64 },
 }
 
@@ -198,7 +199,7 @@ impl fmt::Display for MergeError {
             MergeError::Missing(m) => write!(f, "shards missing: {}", m.join(", ")),
             MergeError::Items { checked, total } => write!(
                 f,
-                "the shards checked {checked} items of the enumeration's {total}"
+                "the shards took {checked} items of the enumeration's {total}"
             ),
         }
     }

@@ -1,5 +1,5 @@
 //! One module per subcommand, each its arguments, a call into the library or the model crate,
-//! and the printing: `bgtail <name>` is `commands::<name>::run`.
+//! and the printing; each has a `run` (`bgtail import-pi` is `commands::import::run`).
 
 pub mod check;
 pub mod explore;
