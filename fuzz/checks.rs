@@ -180,10 +180,7 @@ pub fn engines(data: &[u8]) {
     let (mut es, mut ss) = Default::default();
     let mut judged = Judged {
         judge: Judge::default(),
-        rules: Rules {
-            text_format: TextFormat::Exact,
-            limits: small_limits(),
-        },
+        rules: Rules::new(TextFormat::Exact, small_limits()),
         on: true,
         finished: false,
     };

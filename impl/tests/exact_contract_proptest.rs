@@ -199,10 +199,7 @@ fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64, scan_lines_max: usiz
         running: true,
         files: 0,
         judge: Judge::default(),
-        rules: Rules {
-            text_format: TextFormat::Exact,
-            limits: limits.clone(),
-        },
+        rules: Rules::new(TextFormat::Exact, limits.clone()),
     };
     let mut t = Tail::new(ExactEngine::new(limits), "prop-1-1", "/prop.log");
     for op in ops {

@@ -167,13 +167,17 @@ impl ProcessEngine {
                 ..
             } if version == VERSION => {
                 let format = text_format.as_deref().unwrap_or("pi-bgrun-0.7");
-                self.text_format = bgtail::condense::TextFormat::from_name(format).ok_or_else(|| {
-                    HarnessError::Handshake {
-                        why: format!(
-                            "text_format {format:?} is not one this harness can judge (pi-bgrun-0.7, bgtail-exact-1)"
-                        ),
-                    }
-                })?;
+                self.text_format =
+                    bgtail::condense::TextFormat::from_name(format).ok_or_else(|| {
+                        HarnessError::Handshake {
+                            why: format!(
+                                "text_format {format:?} is not one this harness can judge ({})",
+                                bgtail::condense::TextFormat::ALL
+                                    .map(|f| f.name())
+                                    .join(", ")
+                            ),
+                        }
+                    })?;
                 self.info = engine;
                 self.capabilities = capabilities;
                 self.limits = limits;

@@ -105,9 +105,7 @@ impl OutsideEngine {
         // not written into the traces this engine's counterexamples become.
         limits.count_views_up_to = 0;
         if let Some(d) = engine.limits {
-            limits.text_budget = d.text_budget as usize;
-            limits.line_cap = d.line_cap as usize;
-            limits.view_default = d.view_default;
+            d.apply_to(&mut limits);
         }
         let text_format = engine.text_format;
         let name: &'static str = Box::leak(format!("cmd:{}", engine.info.name).into_boxed_str());
@@ -314,6 +312,10 @@ impl Engine for OutsideEngine {
 
     fn reports_shown(&self) -> bool {
         self.capabilities.shown
+    }
+
+    fn line_window(&self) -> bool {
+        !self.capabilities.no_window
     }
 
     fn read(

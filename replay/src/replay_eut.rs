@@ -76,6 +76,7 @@ impl Outside {
         let mut running = true;
         let mut reads = Vec::new();
         for (index, event) in trace.events.iter().enumerate() {
+            let event = &as_written(event, engine.capabilities.exit_by_running);
             event
                 .apply_to_file(&log)
                 .with_context(|| log.display().to_string())?;
@@ -114,18 +115,15 @@ impl Outside {
 }
 
 /// What the judge holds an outside engine to: the format it names, the limits it declares
-/// (the trace's, or upstream's, where it declares none).
+/// (the trace's, or upstream's, where it declares none), and its line window.
 fn rules(engine: &ProcessEngine, trace: &Trace) -> bgtail::judge::Rules {
     let mut limits = trace.limits();
     if let Some(d) = engine.limits {
-        limits.text_budget = d.text_budget as usize;
-        limits.line_cap = d.line_cap as usize;
-        limits.view_default = d.view_default;
+        d.apply_to(&mut limits);
     }
-    bgtail::judge::Rules {
-        text_format: engine.text_format,
-        limits,
-    }
+    let mut rules = bgtail::judge::Rules::new(engine.text_format, limits);
+    rules.line_window = !engine.capabilities.no_window;
+    rules
 }
 
 /// One read of a trace, and where its log is.
@@ -197,6 +195,17 @@ fn read_once(
             text,
             ..
         } => (text, None, true, None),
+        FromEngine::Error {
+            code: ErrorCode::NotSupported,
+            text,
+            ..
+        } => {
+            return Ok(not_replayed(
+                index,
+                request,
+                &format!("not supported: {text}"),
+            ))
+        }
         FromEngine::Error { code, text, .. } => {
             record.text = format!("(the engine failed: {code:?}: {text})");
             record.problems.push(record.text.clone());
@@ -226,6 +235,19 @@ fn read_once(
     audit.reply(bytes, &request, observed, &mut record);
     record.text = text;
     Ok(record)
+}
+
+/// `event` as the harness writes it for this engine: a reader that learns of the exit its own
+/// way (`exit_by_running`) gets no exit marker in its log, only `running: false`.
+fn as_written(event: &Event, exit_by_running: bool) -> Event {
+    match event {
+        Event::Exit(exit) if exit_by_running && exit.marker => {
+            let mut exit = exit.clone();
+            exit.marker = false;
+            Event::Exit(exit)
+        }
+        other => other.clone(),
+    }
 }
 
 /// A read the engine was not asked, and why.

@@ -257,12 +257,12 @@ impl ReadRecord {
     }
 }
 
-/// The rules an in-process engine is judged by: its text format and its limits.
+/// The rules an engine is judged by: its text format, its limits, and its line window.
 pub fn rules_of<E: Engine>(engine: &E) -> crate::checker::judge::Rules {
-    crate::checker::judge::Rules {
-        text_format: engine.text_format(),
-        limits: engine.limits().clone(),
-    }
+    let mut rules =
+        crate::checker::judge::Rules::new(engine.text_format(), engine.limits().clone());
+    rules.line_window = engine.line_window();
+    rules
 }
 
 /// Replays `trace` through `engine`, every reply judged by the one judge.

@@ -253,6 +253,19 @@ pub struct Capabilities {
     /// `snapshot` and `restore` are understood.
     #[serde(default)]
     pub snapshot: bool,
+    /// The reader has no window of lines: it returns everything new whatever `lines` says
+    /// (mux's `bash_output`), so every complete line of its view is owed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_window: bool,
+    /// The reader learns that the job exited its own way, not from pi's exit marker: the
+    /// harness writes no `__BGRUN_EXIT__` line, and the adapter, told by `running: false`,
+    /// ends the job as the harness would (mux's wrapper writes an `exit_code` file).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exit_by_running: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Capabilities {
@@ -265,29 +278,65 @@ impl Capabilities {
             shown: true,
             reset: true,
             snapshot: true,
+            no_window: false,
+            exit_by_running: false,
         }
     }
 }
 
 /// The limits an engine's text obeys, in UTF-16 code units and bytes, so that a checker can
-/// make lines long enough to reach its cap and many enough to reach its budget.
+/// make lines long enough to reach its cap and many enough to reach its budget. A limit left
+/// out is one the reader does not have; the judge then holds it to upstream's where the
+/// contract needs one (the budget), and the checker makes lines as long as upstream's cap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct DeclaredLimits {
     /// The condensed body's budget (upstream: 8,000).
-    pub text_budget: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_budget: Option<u64>,
     /// The per-line cap (upstream: 2,000).
-    pub line_cap: u64,
-    /// The default view in bytes (upstream: 2 MiB).
-    pub view_default: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_cap: Option<u64>,
+    /// The default view in bytes (upstream: 2 MiB); absent: the reader reads the whole log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view_default: Option<u64>,
+    /// The window when a read gives no `lines` (upstream: 40; Gemini CLI: 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_default: Option<u64>,
+}
+
+impl DeclaredLimits {
+    /// `limits` with what the engine declares in place of upstream's: a view left out is
+    /// the whole log.
+    pub fn apply_to(&self, limits: &mut crate::Limits) {
+        if let Some(b) = self.text_budget {
+            limits.text_budget = usize::try_from(b).unwrap_or(usize::MAX);
+        }
+        if let Some(c) = self.line_cap {
+            limits.line_cap = usize::try_from(c).unwrap_or(usize::MAX);
+        }
+        match self.view_default {
+            Some(v) => limits.view_default = v,
+            None => {
+                limits.view_default = u64::MAX;
+                limits.view_max = u64::MAX;
+            }
+        }
+        if let Some(n) = self.lines_default {
+            limits.default_lines = n;
+        }
+    }
 }
 
 impl From<&crate::Limits> for DeclaredLimits {
+    /// What a bgtail engine declares: its budget, cap and view (its default `lines` is
+    /// upstream's, which a reader need not declare).
     fn from(l: &crate::Limits) -> Self {
         DeclaredLimits {
-            text_budget: l.text_budget as u64,
-            line_cap: l.line_cap as u64,
-            view_default: l.view_default,
+            text_budget: Some(l.text_budget as u64),
+            line_cap: Some(l.line_cap as u64),
+            view_default: Some(l.view_default),
+            lines_default: None,
         }
     }
 }

@@ -260,6 +260,12 @@ pub trait Engine {
         true
     }
 
+    /// Whether the engine shows a window of the last `lines` lines (both in-crate engines do;
+    /// a reader that returns everything new has none, and owes every line of its view).
+    fn line_window(&self) -> bool {
+        true
+    }
+
     /// Performs one read. Same state, same log bytes, same request: same reply and state.
     fn read(
         &self,

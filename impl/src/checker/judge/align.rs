@@ -14,7 +14,7 @@ use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, LineRef};
 use crate::upstream::condense::build_emissions;
 use crate::upstream::condense::TextFormat;
-use crate::upstream::js::{truncate_utf16, utf16_len};
+use crate::upstream::js::{js_trim, truncate_utf16, utf16_len};
 use crate::upstream::limits::Limits;
 
 /// The lines a body carries.
@@ -174,8 +174,8 @@ impl<'a> Printed<'a> {
         let (head, count) = rsplit_once(line.strip_suffix(']')?, "  [x")?;
         let n: usize = count.parse().ok().filter(|&n| n >= 2)?;
         let key = match text_format {
-            TextFormat::Exact => Key::Printed,
             TextFormat::Upstream => Key::Clean,
+            _ => Key::Printed,
         };
         let candidates = self.printing(key, head);
         let end = self.newest_below(candidates, cursor, claimed, |i| self.run_at(i) >= n)?;
@@ -248,6 +248,20 @@ fn check_gap(
     })
 }
 
+/// The body lines that stand for content lines, as the window's lines print them. A reader
+/// that does not condense prints every line of its log as it is: a blank or wrapper line,
+/// which is no content line, stands for none, and the `\r` a line ends with is the contract's
+/// line end, not its text.
+fn content_body<'b>(body: &[&'b str], text_format: TextFormat) -> Vec<&'b str> {
+    if text_format.condenses() {
+        return body.to_vec();
+    }
+    body.iter()
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .filter(|line| !js_trim(line).is_empty() && !line.starts_with("__BGRUN_"))
+        .collect()
+}
+
 /// Matches `body` (newest last) to the window of `truth`. `claimed[i]` says whether the
 /// engine claims line `i` (empty: it makes no claims). Lines the log does not hold become
 /// anomalies; so does a gap marker whose count is not the number of lines it stands for.
@@ -260,6 +274,9 @@ pub(crate) fn align(
     claimed: &[bool],
     anomalies: &mut Vec<Anomaly>,
 ) -> Aligned {
+    let body = &content_body(body, text_format)[..];
+    // A reader that does not condense prints its lines as a raw read does.
+    let raw = raw || !text_format.condenses();
     let printed = Printed::new(truth, text_format, limits, raw);
     let mut out = Aligned::default();
     let mut lines = body;

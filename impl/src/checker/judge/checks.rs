@@ -1,7 +1,7 @@
 //! The checks of one reply, one guarantee or one kind of statement at a time.
 
 use super::align::{align, Aligned};
-use super::text::{Claimed, Condensing, Parsed};
+use super::text::{Claimed, Condensing, Parsed, ResultObject};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
 use super::{statements, Judge, ReadInput, Rules};
@@ -29,8 +29,22 @@ impl Judge {
     /// Judges one reply to a read that looked at the log (not a refusal, an error, or a read
     /// the running-job gate held back), and records what it delivered.
     pub fn judge(&mut self, rules: &Rules, input: &ReadInput<'_>) -> Verdict {
-        let truth = Truth::of(input.log, input.request, &rules.limits);
+        let truth = Truth::of(input.log, &windowed(rules, input.request), &rules.limits);
         let mut v = Verdict::default();
+        let object = (rules.text_format == TextFormat::Mux).then(|| ResultObject::of(input.text));
+        let text = match &object {
+            Some(Ok(o)) => o.output.as_str(),
+            Some(Err(why)) => {
+                v.push(Anomaly::new(
+                    AnomalyKind::UntrueLine,
+                    None,
+                    "a bash_output result object",
+                    format!("{why}: {}", summary(input.text)),
+                ));
+                ""
+            }
+            None => input.text,
+        };
         let first = self.last.is_none();
         v.new_generation = self.begins_generation(input.log, input.file);
         if v.new_generation {
@@ -40,8 +54,11 @@ impl Judge {
             };
         }
         let raw = input.request.raw;
-        let parsed = Parsed::of(input.text, rules.text_format, raw);
-        let claimed = Claimed::of(&parsed, rules.text_format);
+        let parsed = Parsed::of(text, rules.text_format, raw);
+        let mut claimed = Claimed::of(&parsed, rules.text_format);
+        if let Some(Ok(o)) = &object {
+            claimed.running = o.running;
+        }
         let claims = self.claims(&truth, input, &mut v);
         let aligned = align(
             &truth,
@@ -85,6 +102,7 @@ impl Judge {
             self.judge_condensed(rules, &read, &parsed, input, &mut v);
         }
         self.judge_counts(&read, &rules.limits, first || v.new_generation, &mut v);
+        check_plain_claims(&claimed, input, &mut v);
         if rules.text_format == TextFormat::Exact {
             self.judge_statements(rules, &read, &parsed, input, first, &mut v);
         }
@@ -360,6 +378,55 @@ impl Judge {
             trusted: !self.forgot && !claimed.forgot,
         };
         statements::check(claimed, &facts, v);
+    }
+}
+
+/// The request as the judge cuts the window by: a reader with no line window owes every line
+/// of its view, whatever `lines` says.
+fn windowed(
+    rules: &Rules,
+    request: &crate::interface::api::Request,
+) -> crate::interface::api::Request {
+    let mut request = request.clone();
+    if !rules.line_window {
+        request.lines = Some(f64::INFINITY);
+    }
+    request
+}
+
+/// What the other harnesses' readers state: the whole log's line count (Gemini CLI's, every
+/// line counted as its reader splits them: at each `\n`, and an unfinished last one), and
+/// whether the job runs (mux's `status`).
+fn check_plain_claims(claimed: &Claimed, input: &ReadInput<'_>, v: &mut Verdict) {
+    if let Some((lo, hi)) = claimed.every_line {
+        let log = input.log;
+        let newlines = memchr::memchr_iter(b'\n', log).count() as u64;
+        let every = newlines + u64::from(log.last().is_some_and(|&b| b != b'\n'));
+        if !(lo..=hi).contains(&every) {
+            let said = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} or {hi}")
+            };
+            v.push(Anomaly::new(
+                AnomalyKind::DishonestCount,
+                None,
+                format!("the log's lines, every one counted: {every}"),
+                said,
+            ));
+        }
+    }
+    if let Some(running) = claimed.running.filter(|&r| r != input.request.running) {
+        v.push(Anomaly::new(
+            AnomalyKind::DishonestCount,
+            None,
+            if input.request.running {
+                "the job's state: running"
+            } else {
+                "the job's state: exited"
+            },
+            if running { "running" } else { "not running" },
+        ));
     }
 }
 

@@ -54,14 +54,31 @@ use crate::interface::api::Request;
 use crate::upstream::condense::TextFormat;
 use crate::upstream::limits::Limits;
 
-/// What the judge holds an engine to: its text format and its limits.
+/// What the judge holds an engine to: its text format, its limits, and whether it reads a
+/// window of lines.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Rules {
     /// Which text format the engine writes: the markers, header and notes the judge reads.
     pub text_format: TextFormat,
     /// The engine's limits: the budget, the per-line cap, the fold threshold, the default view
     /// and `lines`.
     pub limits: Limits,
+    /// Whether the engine shows a window of the last `lines` lines. A reader with none (mux's
+    /// `bash_output` returns everything new) owes every complete line of its view: the judge
+    /// then takes the window to be the whole view, whatever `lines` says.
+    pub line_window: bool,
+}
+
+impl Rules {
+    /// The rules of an engine with a line window.
+    pub fn new(text_format: TextFormat, limits: Limits) -> Rules {
+        Rules {
+            text_format,
+            limits,
+            line_window: true,
+        }
+    }
 }
 
 /// One read, as the harness saw it: the log it wrote, the request, and the reply's text.

@@ -255,10 +255,7 @@ mod tests {
 
     /// What the judge finds wrong with `text` as the reply to a read of `log` (then recorded).
     fn wrong_in(judge: &mut Judge, log: &[u8], request: &Request, text: &str) -> Vec<String> {
-        let rules = Rules {
-            text_format: TextFormat::Exact,
-            limits: Limits::default(),
-        };
+        let rules = Rules::new(TextFormat::Exact, Limits::default());
         let input = ReadInput {
             log,
             file: 0,

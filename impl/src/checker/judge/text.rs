@@ -1,9 +1,10 @@
 //! A reply's text, taken apart: which line is the header, which lines are the body, which
 //! paragraphs are notes, and the numbers the header and notes state.
 //!
-//! The judge knows two text formats ([`TextFormat`]); an engine says which one it writes. Only
+//! The judge knows four text formats ([`TextFormat`]); an engine says which one it writes. Only
 //! the markers a format documents are recognised: anything else in the body must be a line of
-//! the log, or the judge reports it.
+//! the log, or the judge reports it. Two are bgtail's condensed texts (pi-bgrun's, the exact
+//! engine's); two are other harnesses' readers, which print lines as they are (`plain`).
 
 use super::literal::{contains, find, rfind, rsplit_once, split, split_once};
 use crate::upstream::condense::TextFormat;
@@ -19,6 +20,11 @@ impl TextFormat {
                     || line.starts_with("no new lines since last read — showing the ")
                     || line.ends_with(" — showing full tail")
             }
+            TextFormat::GeminiCli => {
+                line == GEMINI_FULL
+                    || (line.starts_with(GEMINI_SHOWING) && line.ends_with(" lines:"))
+            }
+            _ => false,
         }
     }
 
@@ -31,11 +37,16 @@ impl TextFormat {
                         && (contains(main, "(no new lines — ") || contains(main, "(empty log — "))
                 }
                 TextFormat::Upstream => main.starts_with("(no new lines since last read — log at "),
+                TextFormat::GeminiCli => main == GEMINI_EMPTY,
+                _ => false,
             }
     }
 
     /// A body line that stands for no line of the log.
     pub(crate) fn marker(self, line: &str) -> Option<Marker> {
+        if !self.condenses() {
+            return None;
+        }
         if line == "(empty log)" {
             return Some(Marker::Empty);
         }
@@ -47,10 +58,15 @@ impl TextFormat {
                     .or_else(|| rest.strip_suffix(" line"))?;
                 n.parse().ok().map(Marker::Gap)
             }
-            TextFormat::Upstream => None,
+            _ => None,
         }
     }
 }
+
+/// Gemini CLI's header over a whole window, a window cut to `lines`, and its empty log.
+const GEMINI_FULL: &str = "Full Log Output:";
+const GEMINI_SHOWING: &str = "Showing last ";
+const GEMINI_EMPTY: &str = "Log is empty.";
 
 /// A body line that is not a line of the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +95,8 @@ impl<'a> Parsed<'a> {
     pub fn of(text: &'a str, text_format: TextFormat, raw: bool) -> Parsed<'a> {
         let mut main_end = text.len();
         let mut notes = Vec::new();
-        while let Some(at) = rfind(&text[..main_end], "\n\n(") {
+        // Only bgtail's texts have notes: elsewhere a parenthesised line is a line of the log.
+        while let Some(at) = rfind(&text[..main_end], "\n\n(").filter(|_| text_format.condenses()) {
             let para = &text[at + 2..main_end];
             match para.strip_prefix('(').and_then(|p| p.strip_suffix(')')) {
                 Some(inner) if !para.contains('\n') => notes.push(inner),
@@ -108,6 +125,35 @@ impl<'a> Parsed<'a> {
             parsed.body = lines.collect();
         }
         parsed
+    }
+}
+
+/// mux's `bash_output` result, as the reply's text carries it (the object the model sees, as
+/// JSON): its `output`, which holds the lines, and its `status`.
+#[derive(Debug)]
+pub(crate) struct ResultObject {
+    pub output: String,
+    /// `status` is `"running"` (`None`: no status given).
+    pub running: Option<bool>,
+}
+
+impl ResultObject {
+    /// The object `text` spells, or why it is not a successful `bash_output` result.
+    pub fn of(text: &str) -> Result<ResultObject, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not JSON ({e})"))?;
+        if value.get("success") != Some(&serde_json::Value::Bool(true)) {
+            return Err("not a result with `success: true`".into());
+        }
+        let output = value.get("output").and_then(|o| o.as_str());
+        let output = output.ok_or("a result without a string `output`")?;
+        Ok(ResultObject {
+            output: output.to_owned(),
+            running: value
+                .get("status")
+                .and_then(|s| s.as_str())
+                .map(|s| s == "running"),
+        })
     }
 }
 
@@ -141,6 +187,12 @@ pub(crate) struct Claimed {
     pub condensing: Option<Condensing>,
     /// What the exact engine's text says besides these numbers (default for upstream's).
     pub stated: Stated,
+    /// Every line the whole log holds, blank ones and an unfinished last one too, as a range
+    /// (Gemini CLI's `of M lines`, or the body's own count under `Full Log Output:`, where an
+    /// empty body is 0 lines or one blank line).
+    pub every_line: Option<(u64, u64)>,
+    /// Whether the job runs, as the reply states it (mux's `status`).
+    pub running: Option<bool>,
 }
 
 /// What a `bgtail-exact-1` text says besides the counts of [`Claimed`]: where a read stands,
@@ -229,8 +281,23 @@ impl Claimed {
         match text_format {
             TextFormat::Exact => c.read_exact(parsed),
             TextFormat::Upstream => c.read_upstream(parsed),
+            TextFormat::GeminiCli => c.read_gemini(parsed),
+            _ => {}
         }
         c
+    }
+
+    /// Gemini CLI's header and status: each a count of every line of the log.
+    fn read_gemini(&mut self, parsed: &Parsed<'_>) {
+        if parsed.status.is_some() {
+            self.every_line = Some((0, 0));
+        } else if parsed.header == Some(GEMINI_FULL) {
+            let n = parsed.body.len() as u64;
+            let empty = parsed.body == [""];
+            self.every_line = Some(if empty { (0, 1) } else { (n, n) });
+        } else if let Some(header) = parsed.header {
+            self.every_line = number_before(header, " lines:").map(|m| (m, m));
+        }
     }
 
     fn read_exact(&mut self, parsed: &Parsed<'_>) {

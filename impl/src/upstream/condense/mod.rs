@@ -60,6 +60,14 @@ pub enum TextFormat {
     /// the text and the fold marker follows, so a fold always says how many lines it stands
     /// for; a header on every condensed reply, `… N lines already shown …` between runs.
     Exact,
+    /// Gemini CLI's `read_background_output` (`gemini-cli-0.56`): no condensing, every line of
+    /// its tail verbatim (blank ones and `\r` too) under `Showing last N of M lines:` or
+    /// `Full Log Output:`, or the one line `Log is empty.`.
+    GeminiCli,
+    /// coder/mux's `bash_output` (`mux-0.28`): the tool's result object as JSON, whose
+    /// `output` holds the new complete lines verbatim and whose `status` says whether the job
+    /// runs.
+    Mux,
 }
 
 impl TextFormat {
@@ -68,14 +76,29 @@ impl TextFormat {
         match self {
             TextFormat::Exact => "bgtail-exact-1",
             TextFormat::Upstream => "pi-bgrun-0.7",
+            TextFormat::GeminiCli => "gemini-cli-0.56",
+            TextFormat::Mux => "mux-0.28",
         }
     }
 
+    /// Every format, in the order the protocol's page lists them.
+    pub const ALL: [TextFormat; 4] = [
+        TextFormat::Upstream,
+        TextFormat::Exact,
+        TextFormat::GeminiCli,
+        TextFormat::Mux,
+    ];
+
     /// The format a `text_format` names.
     pub fn from_name(name: &str) -> Option<TextFormat> {
-        [TextFormat::Exact, TextFormat::Upstream]
-            .into_iter()
-            .find(|d| d.name() == name)
+        TextFormat::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Whether replies in this format are condensed by upstream's rules (ANSI stripped, runs
+    /// folded, the per-line cap, the budget). The other formats' readers print each line of
+    /// the log as it is, and this crate's condenser never writes them.
+    pub fn condenses(self) -> bool {
+        matches!(self, TextFormat::Upstream | TextFormat::Exact)
     }
 }
 
@@ -83,13 +106,17 @@ impl TextFormat {
     fn ansi(self) -> AnsiFlavor {
         match self {
             TextFormat::Upstream => AnsiFlavor::Upstream,
-            TextFormat::Exact => AnsiFlavor::Complete,
+            _ => AnsiFlavor::Complete,
         }
     }
 
     /// A line's text with escapes stripped, as this format prints it before any cap or fold:
-    /// the exact format also shows NUL bytes as U+2400 (␀), which upstream passes through.
+    /// the exact format also shows NUL bytes as U+2400 (␀), which upstream passes through. A
+    /// format that does not condense prints the line as it is.
     pub(crate) fn clean(self, line: &str) -> (String, usize) {
+        if !self.condenses() {
+            return (line.to_owned(), 0);
+        }
         let (text, n) = strip_ansi(line, self.ansi());
         match self {
             TextFormat::Exact if text.contains('\0') => (text.replace('\0', "\u{2400}"), n),
@@ -174,7 +201,8 @@ pub(crate) fn build_emissions<S: AsRef<str>>(
                 TextFormat::Upstream => {
                     capped_emission(format!("{}  [x{run}]", cleaned[i]), i, run, ansi, limits)
                 }
-                TextFormat::Exact => {
+                // The exact format's rule; the formats that do not condense never come here.
+                _ => {
                     let mut e = capped_emission(cleaned[i].clone(), i, run, ansi, limits);
                     e.text.push_str(&format!("  [x{run}]"));
                     e
