@@ -1,25 +1,43 @@
-//! The node adapters' own tests (`node --test`): the protocol loop and the trace reader they
-//! share in `adapters/common/`, run here so that README's test command runs them too.
+//! The node adapters' own tests (`node --test`), run here so that README's test command runs
+//! them too: the protocol loop and the trace reader they share in `adapters/common/`, and each
+//! other harness's adapter against its checkout in the shared folder (`docs/inputs.md`).
 
 mod common;
 
-#[test]
-fn the_shared_adapter_code_passes_its_node_tests() {
+/// Runs `node --test <folder>` from the repository's root and requires at least `least` tests
+/// to pass (a run that found no tests also succeeds).
+fn node_tests_pass(folder: &str, least: u32) {
     let out = std::process::Command::new("node")
-        .args(["--test", "adapters/common/test/"])
+        .args(["--test", "--test-timeout=60000", folder])
         .current_dir(common::repo())
         .output()
         .expect("node runs (node 20 or later is a prerequisite)");
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "node --test adapters/common/test/ failed:\n{report}{}",
+        "node --test {folder} failed:\n{report}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // A run that found no tests also succeeds: require the ones written.
     let passed = report
         .lines()
         .find_map(|l| l.strip_prefix("# pass "))
         .and_then(|n| n.trim().parse::<u32>().ok());
-    assert!(passed.is_some_and(|n| n >= 10), "{report}");
+    assert!(passed.is_some_and(|n| n >= least), "{report}");
+}
+
+#[test]
+fn the_shared_adapter_code_passes_its_node_tests() {
+    node_tests_pass("adapters/common/test/", 10);
+}
+
+#[test]
+fn the_gemini_cli_adapter_passes_its_node_tests() {
+    bgtail_tests::inputs::require(&bgtail_tests::inputs::GEMINI_CLI);
+    node_tests_pass("adapters/gemini-cli/test/", 4);
+}
+
+#[test]
+fn the_mux_adapter_passes_its_node_tests() {
+    bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);
+    node_tests_pass("adapters/mux/test/", 4);
 }

@@ -33,6 +33,24 @@ pub const PI_BGRUN: Input = Input {
     ),
 };
 
+/// coder/mux's background-process manager and `bash_output`, laid out as a checkout: its
+/// adapter loads it at run time (AGPL-3.0-only: never copied or bundled into the project).
+pub const MUX: Input = Input {
+    path: "upstream/mux-f2160b19",
+    what: "coder/mux 0.28.2's background-output reader (bash_output, AGPL-3.0-only), laid out as a checkout",
+    origin: "github.com/coder/mux at commit f2160b194cc458a220103e288ea89f5d137b5367: \
+             src/node/services/backgroundProcessManager.ts and the files it imports, LICENSE",
+};
+
+/// Gemini CLI's `read_background_output`, laid out as a checkout: its adapter loads it.
+pub const GEMINI_CLI: Input = Input {
+    path: "upstream/gemini-cli-5411f113",
+    what: "Gemini CLI's read_background_output (Apache-2.0), laid out as a checkout",
+    origin: "github.com/google-gemini/gemini-cli at commit \
+             5411f113cafae26161b4969b0237b8e1e024e2c2: \
+             packages/core/src/tools/shellBackgroundTools.ts and the files it imports, LICENSE",
+};
+
 /// The recorded pi sessions whose bgtail replies the shipped engine must reproduce.
 pub const SESSIONS: Input = Input {
     path: "upstream-sessions",

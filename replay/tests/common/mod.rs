@@ -39,6 +39,18 @@ pub fn pi_bgrun_engine() -> String {
     format!("cmd:node adapters/pi-bgrun/main.mjs {}", checkout.display())
 }
 
+/// Gemini CLI's own `read_background_output` behind the protocol, through its adapter.
+pub fn gemini_cli_engine() -> String {
+    let checkout = bgtail_tests::inputs::require(&bgtail_tests::inputs::GEMINI_CLI);
+    format!("cmd:node adapters/gemini-cli/main.mjs {}", checkout.display())
+}
+
+/// coder/mux's own background-process manager behind the protocol, through its adapter.
+pub fn mux_engine() -> String {
+    let checkout = bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);
+    format!("cmd:node adapters/mux/main.mjs {}", checkout.display())
+}
+
 /// `bgtail explore ARGS… --port 0`, killed when dropped, and the port it says it serves on.
 pub struct Explorer {
     child: std::process::Child,
