@@ -192,6 +192,7 @@ where
             Property::always("progress", |_, s: &Self::State| !s.last.stalled),
             Property::always("repeats bounded", |_, s: &Self::State| !s.last.repeated),
             Property::always("honest counts", |_, s: &Self::State| !s.last.dishonest),
+            Property::always("resets seen", |_, s: &Self::State| !s.last.wrong_reset),
             Property::always("bounded output", |_, s: &Self::State| !s.last.over_budget),
             Property::sometimes("a widening returned earlier lines", |_, s: &Self::State| {
                 s.last.earlier_returned

@@ -61,6 +61,7 @@ fn exact_has_neither_symptom_in_the_same_worlds() {
             "progress",
             "repeats bounded",
             "honest counts",
+            "resets seen",
             "bounded output",
         ] {
             checker.assert_no_discovery(property);

@@ -139,7 +139,7 @@ const MUTANTS: [(&str, &str); 7] = [
     ("budget-off-by-one", "bounded output: OverBudget"),
     ("settled-off-by-one", "honest counts: DishonestCount"),
     ("forgets-newest", "repeats bounded: Repeated"),
-    ("ignores-shrink", "honest counts: WrongReset"),
+    ("ignores-shrink", "resets seen: WrongReset"),
 ];
 
 #[test]

@@ -46,9 +46,11 @@ pub const MUX: Input = Input {
 pub const GEMINI_CLI: Input = Input {
     path: "upstream/gemini-cli-5411f113",
     what: "Gemini CLI's read_background_output (Apache-2.0), laid out as a checkout",
-    origin: "github.com/google-gemini/gemini-cli at commit \
-             5411f113cafae26161b4969b0237b8e1e024e2c2: \
-             packages/core/src/tools/shellBackgroundTools.ts and the files it imports, LICENSE",
+    origin: concat!(
+        "github.com/google-gemini/gemini-cli at commit ",
+        "5411f113cafae26161b4969b0237b8e1e024e2c2", // gemini-cli v0.56.0-nightly.20260822
+        ": packages/core/src/tools/shellBackgroundTools.ts and the files it imports, LICENSE",
+    ),
 };
 
 /// The recorded pi sessions whose bgtail replies the shipped engine must reproduce.

@@ -106,5 +106,5 @@ fn no_line_is_lost_across_log_faults() {
             .any(|read| read.reply.as_ref().is_some_and(|x| x.counts.shown > 0)));
         checked += 1;
     }
-    assert_eq!(checked, 8);
+    assert_eq!(checked, 10);
 }

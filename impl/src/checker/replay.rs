@@ -55,7 +55,8 @@ pub struct Tally {
     pub recorded: u64,
     /// Of `recorded`, the replies the engine reproduced byte for byte.
     pub reproduced: u64,
-    /// Replies with an honest-counts anomaly (a number, a reset, a line or a claim untrue).
+    /// Replies with an honest-counts or resets-seen anomaly (a number, a reset, a line or a
+    /// claim untrue).
     pub dishonest_replies: u64,
     /// Condensed reads that did not carry the newest window line never delivered.
     pub stalled_reads: u64,
@@ -206,7 +207,7 @@ impl Audit {
             .map(|&(s, e)| utf16_len(&String::from_utf8_lossy(&log[s as usize..e as usize])) as u64)
             .sum::<u64>();
         let f = v.flags;
-        t.dishonest_replies += u64::from(f.dishonest);
+        t.dishonest_replies += u64::from(f.dishonest || f.wrong_reset);
         t.stalled_reads += u64::from(f.stalled);
         t.over_budget_reads += u64::from(f.over_budget);
         let g = self.generation;

@@ -445,8 +445,8 @@ pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S
         ),
         None => println!(
             "  PROVED: the initial state satisfies the invariant, and from every state of it every \
-             action keeps nothing lost, progress, repeats bounded, honest counts, bounded output \
-             and the invariant: so does every sequence of any length over logs of up to {} lines",
+             action keeps nothing lost, progress, repeats bounded, honest counts, resets seen, \
+             bounded output and the invariant: so does every sequence of any length over logs of up to {} lines",
             r.max_lines
         ),
         Some(f) => print_induction_failure(f),

@@ -42,7 +42,10 @@ pub fn pi_bgrun_engine() -> String {
 /// Gemini CLI's own `read_background_output` behind the protocol, through its adapter.
 pub fn gemini_cli_engine() -> String {
     let checkout = bgtail_tests::inputs::require(&bgtail_tests::inputs::GEMINI_CLI);
-    format!("cmd:node adapters/gemini-cli/main.mjs {}", checkout.display())
+    format!(
+        "cmd:node adapters/gemini-cli/main.mjs {}",
+        checkout.display()
+    )
 }
 
 /// coder/mux's own background-process manager behind the protocol, through its adapter.

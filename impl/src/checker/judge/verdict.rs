@@ -35,10 +35,10 @@ impl AnomalyKind {
             AnomalyKind::Lost => "nothing lost",
             AnomalyKind::Stalled => "progress",
             AnomalyKind::Repeated => "repeats bounded",
-            AnomalyKind::DishonestCount
-            | AnomalyKind::UntrueLine
-            | AnomalyKind::FalseClaim
-            | AnomalyKind::WrongReset => "honest counts",
+            AnomalyKind::DishonestCount | AnomalyKind::UntrueLine | AnomalyKind::FalseClaim => {
+                "honest counts"
+            }
+            AnomalyKind::WrongReset => "resets seen",
             AnomalyKind::OverBudget => "bounded output",
         }
     }
@@ -129,6 +129,9 @@ pub struct Flags {
     pub repeated: bool,
     /// "Honest counts": a number, a reset's reason, a line or a claim of the reply is untrue.
     pub dishonest: bool,
+    /// "Resets seen": a reset was said with no new generation, or a new generation (the log
+    /// no longer continues what the last read saw) went unsaid.
+    pub wrong_reset: bool,
     /// A condensed body was longer than the budget.
     pub over_budget: bool,
     /// A continuing read carried a line that was in the log at the last read, never delivered.
@@ -174,8 +177,8 @@ impl Verdict {
             .join("\n")
     }
 
-    /// Records `anomaly`, raising the flag of the property it breaks: the four guarantees
-    /// have flags of their own, every other kind is a dishonest statement.
+    /// Records `anomaly`, raising the flag of the property it breaks: the four guarantees and
+    /// the reset have flags of their own, every other kind is a dishonest statement.
     pub(super) fn push(&mut self, anomaly: Anomaly) {
         let f = &mut self.flags;
         match anomaly.kind {
@@ -183,6 +186,7 @@ impl Verdict {
             AnomalyKind::Stalled => f.stalled = true,
             AnomalyKind::Repeated => f.repeated = true,
             AnomalyKind::OverBudget => f.over_budget = true,
+            AnomalyKind::WrongReset => f.wrong_reset = true,
             _ => f.dishonest = true,
         }
         self.anomalies.push(anomaly);
@@ -209,7 +213,8 @@ mod tests {
         assert!(flags(AnomalyKind::Repeated).repeated);
         assert!(flags(AnomalyKind::OverBudget).over_budget);
         let wrong_reset = flags(AnomalyKind::WrongReset);
-        assert!(wrong_reset.dishonest && !wrong_reset.lost && !wrong_reset.repeated);
+        assert!(wrong_reset.wrong_reset && !wrong_reset.dishonest && !wrong_reset.lost);
+        assert!(flags(AnomalyKind::FalseClaim).dishonest);
     }
 
     #[test]
