@@ -8,7 +8,7 @@ mod eut;
 mod outside;
 mod replay_eut;
 
-use commands::{check, explore, generate, import, read, record, replay, serve, verify};
+use commands::{check, explore, generate, import, read, readers, record, replay, serve, verify};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -52,6 +52,9 @@ enum Command {
     Serve(serve::Args),
     /// Write random traces from seeds, for differential testing against another implementation.
     Generate(generate::Args),
+    /// Every reader measured — the exact engine, pi-bgrun's, Gemini CLI's and mux's own code —
+    /// model-checked and replayed over the corpus, as the tables of docs/readers.md.
+    Readers(readers::Args),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         Command::Read(a) => read::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Readers(a) => readers::run(a),
     };
     match result {
         Ok(code) => code,

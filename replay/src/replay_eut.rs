@@ -67,7 +67,7 @@ impl Outside {
             .header
             .limits
             .as_ref()
-            .is_some_and(|l| engine.limits != Some(bgtail::protocol::DeclaredLimits::from(l)));
+            .is_some_and(|l| !declares(engine.limits, l));
         let log = log_file(work, &trace.header.job_id);
         std::fs::write(&log, b"").with_context(|| log.display().to_string())?;
         // The same bytes as the file, for the judge.
@@ -112,6 +112,19 @@ impl Outside {
             audited,
         })
     }
+}
+
+/// Whether an engine that declares `declared` reads with `limits` (a trace's): the limits the
+/// protocol lets it declare, each upstream's where it declares none.
+fn declares(declared: Option<bgtail::protocol::DeclaredLimits>, limits: &bgtail::Limits) -> bool {
+    let mut its = bgtail::Limits::default();
+    if let Some(d) = declared {
+        d.apply_to(&mut its);
+    }
+    its.text_budget == limits.text_budget
+        && its.line_cap == limits.line_cap
+        && its.view_default == limits.view_default
+        && its.default_lines == limits.default_lines
 }
 
 /// What the judge holds an outside engine to: the format it names, the limits it declares

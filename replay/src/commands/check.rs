@@ -145,7 +145,12 @@ pub fn print_summary(summary: &Summary, bound: &str) {
 }
 
 /// Writes each counterexample of `summary` as a trace in `dir`.
-fn export<E>(model: &TailModel<E>, summary: &Summary, dir: &Path, bound: &str) -> anyhow::Result<()>
+pub fn export<E>(
+    model: &TailModel<E>,
+    summary: &Summary,
+    dir: &Path,
+    bound: &str,
+) -> anyhow::Result<()>
 where
     E: Engine + Send + Sync + 'static,
     E::State: Send + Sync,
@@ -160,7 +165,7 @@ where
     Ok(())
 }
 
-fn configured(args: &Args) -> ModelConfig {
+pub fn configured(args: &Args) -> ModelConfig {
     let mut config = args.bound.config();
     if let Some(n) = args.max_lines {
         config.max_lines = n;
@@ -175,7 +180,7 @@ fn configured(args: &Args) -> ModelConfig {
 }
 
 /// The bound as it is spelled on the command line (`ci-non-content`).
-fn bound_slug(bound: Bound) -> String {
+pub fn bound_slug(bound: Bound) -> String {
     use clap::ValueEnum;
     bound.to_possible_value().map_or_else(
         || format!("{bound:?}").to_lowercase(),
@@ -270,6 +275,28 @@ fn outside_config(args: &Args) -> anyhow::Result<ModelConfig> {
 /// thread (one process answers one read at a time). A harness error ends the check as an
 /// error, not as a verdict.
 fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
+    let (summary, model, bound) = outside_check(args, command)?;
+    let engine = &model.engine;
+    print_summary(&summary, &bound);
+    println!(
+        "  ({}; {} requests, {:.0} requests/s)",
+        engine.rebuild.describe(),
+        engine.requests(),
+        engine.requests() as f64 / summary.seconds.max(1e-9)
+    );
+    if let Some(dir) = &args.export {
+        export(&model, &summary, dir, &bound_slug(args.bound))?;
+    }
+    let ok = summary.failures().is_empty();
+    Ok((ok, vec![summary]))
+}
+
+/// The check of an engine in another process: its summary, its model (for the shortest
+/// counterexamples) and the bound's name. A harness error ends it as an error.
+pub fn outside_check(
+    args: &Args,
+    command: &str,
+) -> anyhow::Result<(Summary, TailModel<OutsideEngine>, String)> {
     let bounded = outside_config(args)?;
     let timeout = timeout(args.timeout)?;
     let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
@@ -292,18 +319,7 @@ fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summar
     if let Some(failure) = engine.failure() {
         bail!("{}: {failure}", engine.name());
     }
-    print_summary(&summary, &bound);
-    println!(
-        "  ({}; {} requests, {:.0} requests/s)",
-        engine.rebuild.describe(),
-        engine.requests(),
-        engine.requests() as f64 / summary.seconds.max(1e-9)
-    );
-    if let Some(dir) = &args.export {
-        export(&model, &summary, dir, &bound_slug(args.bound))?;
-    }
-    let ok = summary.failures().is_empty();
-    Ok((ok, vec![summary]))
+    Ok((summary, model, bound))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -6,6 +6,7 @@ pub mod explore;
 pub mod generate;
 pub mod import;
 pub mod read;
+pub mod readers;
 pub mod record;
 pub mod replay;
 pub mod serve;
