@@ -12,17 +12,16 @@
 // that the bundle and the adapter share the one module and its job table.
 
 import { build } from "esbuild";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { LoadError, bundleEntry, importBundle } from "../../common/bundle.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hostDir = join(here, "..", "host");
 const nodeModules = join(here, "..", "node_modules");
 
-/** A checkout that cannot be loaded: names the path and what is wrong with it. */
-export class LoadError extends Error {}
+export { LoadError };
 
 /** Where the reader lives in a checkout. */
 export const ENTRY = join("packages", "core", "src", "tools", "shellBackgroundTools.ts");
@@ -37,44 +36,12 @@ export async function loadCheckout(checkout) {
   if (!existsSync(entry)) {
     throw new LoadError(`${root}: not a Gemini CLI checkout (no ${ENTRY})`);
   }
-  const code = await bundle(entry);
-  const dir = mkdtempSync(join(tmpdir(), "bgtail-gemini-cli-"));
-  const file = join(dir, "shellBackgroundTools.mjs");
-  writeFileSync(file, code);
-  let module;
-  try {
-    module = await import(pathToFileURL(file).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const code = await bundleEntry(build, entry, { nodePaths: [nodeModules], plugins: [geminiResolve()] });
+  const module = await importBundle(code, "bgtail-gemini-cli-", "shellBackgroundTools.mjs");
   if (typeof module.ReadBackgroundOutputTool !== "function") {
     throw new LoadError(`${entry}: it exports no ReadBackgroundOutputTool class`);
   }
   return { Tool: module.ReadBackgroundOutputTool, version: coreVersion(root), entry };
-}
-
-/** The bundle's code, or a LoadError at the first place esbuild stopped. */
-async function bundle(entry) {
-  try {
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      nodePaths: [nodeModules],
-      plugins: [geminiResolve()],
-      logLevel: "silent",
-    });
-    return result.outputFiles[0].contents;
-  } catch (err) {
-    const first = err.errors?.[0];
-    const where = first?.location
-      ? `${first.location.file}:${first.location.line}:${first.location.column}: `
-      : `${entry}: `;
-    throw new LoadError(`${where}cannot bundle: ${first?.text ?? err.message}`);
-  }
 }
 
 /** The stand-ins by the path an import names, and `./x.js` → `./x.ts` for the rest. */

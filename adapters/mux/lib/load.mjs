@@ -9,16 +9,15 @@
 // one imports chalk) and `@/node/runtime/LocalBaseRuntime` (only named in an `instanceof`).
 
 import { build } from "esbuild";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { LoadError, bundleEntry, importBundle } from "../../common/bundle.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hostDir = join(here, "..", "host");
 
-/** A checkout that cannot be loaded: names the path and what is wrong with it. */
-export class LoadError extends Error {}
+export { LoadError };
 
 /** Where the manager lives in a checkout. */
 export const ENTRY = join("src", "node", "services", "backgroundProcessManager.ts");
@@ -30,43 +29,12 @@ export async function loadCheckout(checkout) {
   if (!existsSync(entry)) {
     throw new LoadError(`${root}: not a mux checkout (no ${ENTRY})`);
   }
-  const code = await bundle(root, entry);
-  const dir = mkdtempSync(join(tmpdir(), "bgtail-mux-"));
-  const file = join(dir, "backgroundProcessManager.mjs");
-  writeFileSync(file, code);
-  let module;
-  try {
-    module = await import(pathToFileURL(file).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const code = await bundleEntry(build, entry, { alias: { "@": join(root, "src") }, plugins: [standIns()] });
+  const module = await importBundle(code, "bgtail-mux-", "backgroundProcessManager.mjs");
   if (typeof module.BackgroundProcessManager !== "function") {
     throw new LoadError(`${entry}: it exports no BackgroundProcessManager class`);
   }
   return { Manager: module.BackgroundProcessManager, version: version(root), entry };
-}
-
-async function bundle(root, entry) {
-  try {
-    const result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      alias: { "@": join(root, "src") },
-      plugins: [standIns()],
-      logLevel: "silent",
-    });
-    return result.outputFiles[0].contents;
-  } catch (err) {
-    const first = err.errors?.[0];
-    const where = first?.location
-      ? `${first.location.file}:${first.location.line}:${first.location.column}: `
-      : `${entry}: `;
-    throw new LoadError(`${where}cannot bundle: ${first?.text ?? err.message}`);
-  }
 }
 
 /** `./log` and `@/node/runtime/LocalBaseRuntime` resolved to the stand-ins. */

@@ -8,16 +8,17 @@
 // they all drive the same code in the same way.
 
 import { build } from "esbuild";
-import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { LoadError, bundleEntry, importBundle } from "../../common/bundle.mjs";
+
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hostDir = join(here, "..", "host");
 
-/** A checkout that cannot be loaded: names the path and what is wrong with it. */
-export class LoadError extends Error {}
+export { LoadError };
 
 /**
  * Bundles and imports `<checkout>/extension/index.ts`; returns its extension factory and where
@@ -36,35 +37,8 @@ export async function loadCheckout(checkout) {
     typebox: join(hostDir, "typebox.mjs"),
   };
   const plugins = existsSync(siblingPresets) ? [] : [presetsStandIn()];
-  let result;
-  try {
-    result = await build({
-      entryPoints: [entry],
-      bundle: true,
-      write: false,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      alias,
-      plugins,
-      logLevel: "silent",
-    });
-  } catch (err) {
-    const first = err.errors?.[0];
-    const where = first?.location
-      ? `${first.location.file}:${first.location.line}:${first.location.column}: `
-      : `${entry}: `;
-    throw new LoadError(`${where}cannot bundle: ${first?.text ?? err.message}`);
-  }
-  const dir = mkdtempSync(join(tmpdir(), "bgtail-pi-bgrun-"));
-  const file = join(dir, "extension.mjs");
-  writeFileSync(file, result.outputFiles[0].contents);
-  let module;
-  try {
-    module = await import(pathToFileURL(file).href);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const code = await bundleEntry(build, entry, { alias, plugins });
+  const module = await importBundle(code, "bgtail-pi-bgrun-", "extension.mjs");
   if (typeof module.default !== "function") {
     throw new LoadError(`${entry}: its default export is not an extension factory`);
   }
