@@ -110,6 +110,33 @@ pub struct Args {
     pub merge: Vec<PathBuf>,
 }
 
+impl Args {
+    /// A bounded check of `engine` on one thread at `bound`, its lines and reads overridden
+    /// where given: what `verify` and `readers` run for an engine in another process.
+    pub fn bounded(
+        engine: ReplayEngine,
+        bound: Bound,
+        max_lines: Option<u8>,
+        max_reads: Option<u8>,
+        timeout: f64,
+    ) -> Args {
+        Args {
+            engine,
+            timeout,
+            bound,
+            max_lines,
+            max_reads: max_reads.map(Times::AtMost),
+            max_resets: None,
+            threads: 1,
+            export: None,
+            induction: false,
+            shard: None,
+            report: None,
+            merge: Vec::new(),
+        }
+    }
+}
+
 /// Prints what one check came to: its counts and rate, then each property's verdict.
 pub fn print_summary(summary: &Summary, bound: &str) {
     let rate = summary.states as f64 / summary.seconds.max(1e-9);

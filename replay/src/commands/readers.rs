@@ -12,7 +12,7 @@ use anyhow::{bail, Context as _};
 use bgtail::replay::Replay;
 use bgtail::Engine;
 use bgtail_model::checking::{self, Summary};
-use bgtail_model::{shortest_discovery, TailModel, Times};
+use bgtail_model::{shortest_discovery, TailModel};
 use stateright::Expectation;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -116,15 +116,17 @@ const READERS: [Reader; 4] = [
     },
 ];
 
-/// The model's `always` properties, in its order: the table's columns.
-const PROPERTIES: [&str; 6] = [
-    "nothing lost",
-    "progress",
-    "repeats bounded",
-    "honest counts",
-    "resets seen",
-    "bounded output",
-];
+/// The model's `always` properties, in its order: the table's columns, taken from the model
+/// so that a property it gains is a column too.
+fn properties() -> Vec<&'static str> {
+    use stateright::Model as _;
+    TailModel::exact(bgtail_model::ModelConfig::ci())
+        .properties()
+        .into_iter()
+        .filter(|p| p.expectation == Expectation::Always)
+        .map(|p| p.name)
+        .collect()
+}
 
 /// A broken property's shortest counterexample: where, how long, which anomaly.
 struct Broken {
@@ -242,20 +244,13 @@ fn measure(reader: &Reader, engine: &ReplayEngine, args: &Args) -> anyhow::Resul
 
 /// `check`'s arguments for one bound of a reader.
 fn check_args(engine: &ReplayEngine, spec: &At, args: &Args) -> check::Args {
-    check::Args {
-        engine: engine.clone(),
-        timeout: args.timeout,
-        bound: spec.bound,
-        max_lines: spec.max_lines,
-        max_reads: spec.max_reads.map(Times::AtMost),
-        max_resets: None,
-        threads: 1,
-        export: None,
-        induction: false,
-        shard: None,
-        report: None,
-        merge: Vec::new(),
-    }
+    check::Args::bounded(
+        engine.clone(),
+        spec.bound,
+        spec.max_lines,
+        spec.max_reads,
+        args.timeout,
+    )
 }
 
 /// The bound as the table names it (`ci, 3 lines, 2 reads`).
@@ -372,14 +367,15 @@ fn with_generated(page: &str, table: &str) -> Option<String> {
 
 /// The tables, in Markdown.
 fn render(rows: &[(&Reader, Measured)]) -> String {
+    let properties = properties();
     let mut out = String::new();
     out.push_str("| reader | ");
-    out.push_str(&PROPERTIES.join(" | "));
+    out.push_str(&properties.join(" | "));
     out.push_str(" |\n|---|");
-    out.push_str(&"---|".repeat(PROPERTIES.len()));
+    out.push_str(&"---|".repeat(properties.len()));
     out.push('\n');
     for (reader, m) in rows {
-        let cells: Vec<String> = PROPERTIES
+        let cells: Vec<String> = properties
             .iter()
             .map(|p| m.broken.get(p).map_or("holds".to_owned(), cell))
             .collect();

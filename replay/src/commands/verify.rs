@@ -10,7 +10,7 @@ use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::Tally;
 use bgtail_model::checking;
-use bgtail_model::{TailModel, Times};
+use bgtail_model::TailModel;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -209,20 +209,13 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
             (Bound::Ci, Some((3, 2))),
         ];
         for (bound, reduced) in bounds {
-            let check = super::check::Args {
-                engine: ReplayEngine::Command(command.to_owned()),
-                timeout: args.timeout,
+            let check = super::check::Args::bounded(
+                ReplayEngine::Command(command.to_owned()),
                 bound,
-                max_lines: reduced.map(|r| r.0),
-                max_reads: reduced.map(|r| Times::AtMost(r.1)),
-                max_resets: None,
-                threads: 1,
-                export: None,
-                induction: false,
-                shard: None,
-                report: None,
-                merge: Vec::new(),
-            };
+                reduced.map(|r| r.0),
+                reduced.map(|r| r.1),
+                args.timeout,
+            );
             let (kept, _) = super::check::run_checks(&check)?;
             ok &= kept;
         }
