@@ -8,7 +8,9 @@ mod eut;
 mod outside;
 mod replay_eut;
 
-use commands::{check, explore, generate, import, read, readers, record, replay, serve, verify};
+use commands::{
+    check, compare, explore, generate, import, read, readers, record, replay, serve, verify,
+};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -52,6 +54,9 @@ enum Command {
     Serve(serve::Args),
     /// Write random traces from seeds, for differential testing against another implementation.
     Generate(generate::Args),
+    /// The differential harness: every read of generated (and given) traces through an engine in
+    /// another process and the in-crate exact engine, over the same log, replies compared.
+    Compare(compare::Args),
     /// Every reader measured — the exact engine, pi-bgrun's, Gemini CLI's and mux's own code —
     /// model-checked and replayed over the corpus, as the tables of docs/readers.md.
     Readers(readers::Args),
@@ -70,6 +75,7 @@ fn main() -> ExitCode {
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Readers(a) => readers::run(a),
+        Command::Compare(a) => compare::run(a),
     };
     match result {
         Ok(code) => code,

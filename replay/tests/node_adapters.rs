@@ -41,3 +41,9 @@ fn the_mux_adapter_passes_its_node_tests() {
     bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);
     node_tests_pass("adapters/mux/test/", 4);
 }
+
+#[test]
+fn the_typescript_exact_engine_passes_its_node_tests() {
+    common::bgtail_exact_ts_engine();
+    node_tests_pass("packages/bgtail-exact/test/", 10);
+}

@@ -2,6 +2,7 @@
 //! and the printing; each has a `run` (`bgtail import-pi` is `commands::import::run`).
 
 pub mod check;
+pub mod compare;
 pub mod explore;
 pub mod generate;
 pub mod import;

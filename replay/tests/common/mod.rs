@@ -101,3 +101,15 @@ impl Drop for Explorer {
         let _ = self.child.wait();
     }
 }
+
+/// The exact engine's TypeScript package behind the protocol, with the model checker's limits
+/// when `model` (built by `npm ci --prefix packages/bgtail-exact`, which runs its `tsc`).
+pub fn bgtail_exact_ts_engine() -> String {
+    let built = repo().join("packages/bgtail-exact/dist/index.js");
+    assert!(
+        built.exists(),
+        "{} is missing: run `npm ci --prefix packages/bgtail-exact` (README's test command does)",
+        built.display()
+    );
+    "cmd:node packages/bgtail-exact/serve.mjs".into()
+}
