@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{bgtail_exact_ts_engine, run_text as bgtail};
+use common::{bgtail_exact_ts_engine, check_outcome as outcome, run_text as bgtail};
 
 /// `N traces, R reads, M mismatching reads`, as numbers.
 fn figures(report: &str) -> (u64, u64, u64) {
@@ -73,23 +73,6 @@ fn a_port_that_reads_otherwise_is_named_read_by_read() {
     assert_eq!(code, Some(1), "{report}");
     assert!(report.contains(": text differs"), "{report}");
     assert!(figures(&report).2 > 0, "{report}");
-}
-
-/// The summary line of a check and its verdicts, without paths (they depend on search order).
-fn outcome(report: &str) -> (String, Vec<String>) {
-    let header = report.lines().next().unwrap_or_default();
-    let counts = header
-        .split(": ")
-        .nth(1)
-        .and_then(|c| c.split(", depth").next())
-        .unwrap_or_default()
-        .to_owned();
-    let verdicts = report
-        .lines()
-        .filter(|l| l.starts_with("  always") || l.starts_with("  sometimes"))
-        .map(|l| l.split(" in ").next().unwrap_or(l).to_owned())
-        .collect();
-    (counts, verdicts)
 }
 
 #[test]

@@ -9,30 +9,12 @@
 
 mod common;
 
-use common::{pi_bgrun_engine, repo};
+use common::{check_outcome as outcome, pi_bgrun_engine, repo};
 
 use common::run_text as bgtail;
 
 fn served(args: &str) -> String {
     format!("cmd:{} serve {args}", env!("CARGO_BIN_EXE_bgtail"))
-}
-
-/// `N states generated, M unique` and each property's verdict (holds, BROKEN, reached, …)
-/// without the paths, which depend on the search order.
-fn outcome(report: &str) -> (String, Vec<String>) {
-    let header = report.lines().next().unwrap_or_default();
-    let counts = header
-        .split(": ")
-        .nth(1)
-        .and_then(|c| c.split(", depth").next())
-        .unwrap_or_default()
-        .to_owned();
-    let verdicts = report
-        .lines()
-        .filter(|l| l.starts_with("  always") || l.starts_with("  sometimes"))
-        .map(|l| l.split(" in ").next().unwrap_or(l).to_owned())
-        .collect();
-    (counts, verdicts)
 }
 
 #[test]

@@ -113,3 +113,21 @@ pub fn bgtail_exact_ts_engine() -> String {
     );
     "cmd:node packages/bgtail-exact/serve.mjs".into()
 }
+
+/// `N states generated, M unique` and each property's verdict (holds, BROKEN, reached, …)
+/// without the paths, which depend on the search order.
+pub fn check_outcome(report: &str) -> (String, Vec<String>) {
+    let header = report.lines().next().unwrap_or_default();
+    let counts = header
+        .split(": ")
+        .nth(1)
+        .and_then(|c| c.split(", depth").next())
+        .unwrap_or_default()
+        .to_owned();
+    let verdicts = report
+        .lines()
+        .filter(|l| l.starts_with("  always") || l.starts_with("  sometimes"))
+        .map(|l| l.split(" in ").next().unwrap_or(l).to_owned())
+        .collect();
+    (counts, verdicts)
+}
