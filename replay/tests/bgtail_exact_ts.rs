@@ -8,7 +8,9 @@
 
 mod common;
 
-use common::{bgtail_exact_ts_engine, check_outcome as outcome, run_text as bgtail};
+use common::{
+    bgtail_exact_ts_engine, check_outcome as outcome, run_text as bgtail, PROTOCOL_BOUNDS,
+};
 
 /// `N traces, R reads, M mismatching reads`, as numbers.
 fn figures(report: &str) -> (u64, u64, u64) {
@@ -78,12 +80,7 @@ fn a_port_that_reads_otherwise_is_named_read_by_read() {
 #[test]
 fn the_model_checker_gives_the_package_the_rust_engines_verdicts_and_state_counts() {
     let engine = format!("{} --limits model", bgtail_exact_ts_engine());
-    for bound in [
-        &["--bound", "gap"][..],
-        &["--bound", "cap"],
-        &["--bound", "budget-edge"],
-        &["--bound", "ci", "--max-lines", "2", "--max-reads", "2"],
-    ] {
+    for bound in PROTOCOL_BOUNDS {
         let (_, inside) = bgtail(&[&["check", "--engine", "exact"][..], bound].concat());
         let (_, outside) = bgtail(&[&["check", "--engine", &engine][..], bound].concat());
         assert_eq!(outcome(&inside), outcome(&outside), "{bound:?}\n{outside}");

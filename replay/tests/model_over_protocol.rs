@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{check_outcome as outcome, pi_bgrun_engine, repo};
+use common::{check_outcome as outcome, pi_bgrun_engine, repo, PROTOCOL_BOUNDS};
 
 use common::run_text as bgtail;
 
@@ -19,12 +19,7 @@ fn served(args: &str) -> String {
 
 #[test]
 fn the_served_exact_engine_gives_the_in_process_verdicts_and_state_counts() {
-    for bound in [
-        &["--bound", "gap"][..],
-        &["--bound", "cap"],
-        &["--bound", "budget-edge"],
-        &["--bound", "ci", "--max-lines", "2", "--max-reads", "2"],
-    ] {
+    for bound in PROTOCOL_BOUNDS {
         let (_, inside) = bgtail(&[&["check", "--engine", "exact"][..], bound].concat());
         let engine = served("--engine exact --limits model");
         let (_, outside) = bgtail(&[&["check", "--engine", &engine][..], bound].concat());

@@ -131,3 +131,12 @@ pub fn check_outcome(report: &str) -> (String, Vec<String>) {
         .collect();
     (counts, verdicts)
 }
+
+/// The bounds an exact engine behind the protocol is model-checked at, against the in-process
+/// check's counts (the model's tiny limits on both sides).
+pub const PROTOCOL_BOUNDS: [&[&str]; 4] = [
+    &["--bound", "gap"],
+    &["--bound", "cap"],
+    &["--bound", "budget-edge"],
+    &["--bound", "ci", "--max-lines", "2", "--max-reads", "2"],
+];
