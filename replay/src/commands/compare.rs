@@ -125,7 +125,7 @@ fn generated_traces(args: &Args) -> Vec<Trace> {
     }
     let mut out = Vec::new();
     for (k, profile) in profiles.iter().enumerate() {
-        // The bigger profiles write megabytes per trace: a tenth as many, at least one.
+        // The bigger profiles write megabytes per trace: a tenth as many, rounded up.
         let count = if k == 0 {
             args.generated
         } else {
