@@ -7,6 +7,10 @@
 //   node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
 //       fill every read's `expect` of each trace with the checkout's real reply; each trace is
 //       written to DIR under its own file name (a directory argument is searched for .jsonl).
+//   node main.mjs CHECKOUT --exact
+//       the protocol, with the checkout's `bgtail` reading through bgtail's exact engine
+//       (packages/bgtail-exact): upstream's tool, ids, job registry and error replies; the
+//       engine's reading.
 //
 // Errors name the input and the place, and exit with status 2.
 
@@ -17,10 +21,12 @@ import { fillTrace } from "./lib/oracle.mjs";
 import { serve } from "./lib/protocol.mjs";
 import { TraceError, traceFiles } from "../common/trace.mjs";
 
-const USAGE = `usage: node main.mjs CHECKOUT
+const USAGE = `usage: node main.mjs CHECKOUT [--exact]
        node main.mjs CHECKOUT --oracle --out DIR TRACE|DIR...
   CHECKOUT  a pi-bgrun checkout (its extension/index.ts is loaded)
   (alone)   speak bgtail's engine-under-test protocol on stdin/stdout
+  --exact   the checkout's bgtail reads through bgtail's exact engine
+            (packages/bgtail-exact, built by its npm ci)
   --oracle  fill each trace's reads with the checkout's real replies
   --out DIR where the filled traces are written (the folder is created)`;
 
@@ -34,6 +40,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--oracle") args.oracle = true;
+    else if (a === "--exact") args.exact = true;
     else if (a === "--out") args.out = argv[++i] ?? fail("--out needs a folder");
     else if (a === "--help" || a === "-h") {
       process.stdout.write(USAGE + "\n");
@@ -47,6 +54,8 @@ function parseArgs(argv) {
     if (args.out || args.inputs.length > 0) fail(`traces and --out go with --oracle\n${USAGE}`);
     return args;
   }
+  // The oracle records 0.7.1's own replies; the exact mode is judged by the contract instead.
+  if (args.exact) fail(`--exact is for the protocol, not --oracle\n${USAGE}`);
   if (!args.out) fail(`--oracle needs --out DIR\n${USAGE}`);
   if (args.inputs.length === 0) fail(`no traces given\n${USAGE}`);
   return args;
@@ -56,11 +65,11 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   let loaded;
   try {
-    loaded = await loadCheckout(args.checkout);
+    loaded = await loadCheckout(args.checkout, { exact: args.exact === true });
   } catch (err) {
     fail(err.message);
   }
-  if (!args.oracle) return serve(loaded.factory, args.checkout);
+  if (!args.oracle) return serve(loaded, args.checkout);
   mkdirSync(args.out, { recursive: true });
   let files;
   try {

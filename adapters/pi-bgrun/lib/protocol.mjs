@@ -6,6 +6,12 @@
 // each read points PI_BGRUN_DIR at the log's folder. Its bookmarks live inside one extension
 // instance, so `reset` starts a fresh instance; they cannot be handed out, so there is no
 // `snapshot` (the harness rebuilds a state by replaying from a reset).
+//
+// A checkout loaded with `exact` reads through bgtail's exact engine: it is named
+// `pi-bgrun+bgtail-exact`, prints the engine's text format, learns whether the job runs from
+// the harness's `running` through the bundle's `harnessLink` (a stand-in for the job registry:
+// the harness's jobs are log files no bgrun call started), and hands the judge the engine's
+// `shown` ranges from the same link.
 
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -24,20 +30,23 @@ function checkoutVersion(root) {
   }
 }
 
-/** Serves `factory` (loaded from `checkout`) on stdin/stdout until stdin closes. */
-export function serve(factory, checkout) {
+/** Serves what `loadCheckout` loaded from `checkout` on stdin/stdout until stdin closes. */
+export function serve({ factory, harnessLink }, checkout) {
   let tool = null;
   const fresh = (logDir) => newInstance(factory, { jobsDir: logDir, cwd: logDir });
+  const exact = harnessLink !== undefined;
   return serveEut({
     describe: () => ({
-      engine: { name: "pi-bgrun", version: checkoutVersion(checkout) },
-      capabilities: { raw: true, bytes: true, peek: false, shown: false, reset: true, snapshot: false },
+      engine: { name: exact ? "pi-bgrun+bgtail-exact" : "pi-bgrun", version: checkoutVersion(checkout) },
+      capabilities: { raw: true, bytes: true, peek: false, shown: exact, reset: true, snapshot: false },
       limits: LIMITS,
-      text_format: "pi-bgrun-0.7",
+      text_format: exact ? "bgtail-exact-1" : "pi-bgrun-0.7",
     }),
     read(request, id) {
       tool ??= fresh(dirname(request.log_path));
-      return read(tool, request, id);
+      if (!exact) return read(tool, request, id);
+      harnessLink.running = request.running === true;
+      return read(tool, request, id, harnessLink);
     },
     reset(id) {
       tool = null;
@@ -47,8 +56,9 @@ export function serve(factory, checkout) {
   });
 }
 
-/** One bgtail call, with the parameters as the harness gave them (a `null` stays null). */
-async function read(tool, request, id) {
+/** One bgtail call, with the parameters as the harness gave them (a `null` stays null); with
+ *  `link` (the exact mode), the reply carries the engine's `shown` ranges. */
+async function read(tool, request, id, link) {
   process.env.PI_BGRUN_DIR = dirname(request.log_path);
   const params = { id: request.job_id };
   for (const key of ["lines", "raw", "bytes"]) {
@@ -66,5 +76,6 @@ async function read(tool, request, id) {
     text: reply.text.toWellFormed(),
     details: reply.details,
     is_error: reply.isError,
+    ...(link ? { shown: link.shown } : {}),
   };
 }
