@@ -39,6 +39,13 @@ pub fn pi_bgrun_engine() -> String {
     format!("cmd:node adapters/pi-bgrun/main.mjs {}", checkout.display())
 }
 
+/// pi-bgrun 0.7.1's `bgtail` reading through the exact engine's TypeScript package: its tool,
+/// ids, job registry and error replies, the package's reading (`--exact`).
+pub fn pi_bgrun_exact_engine() -> String {
+    bgtail_exact_ts_engine();
+    format!("{} --exact", pi_bgrun_engine())
+}
+
 /// Gemini CLI's own `read_background_output` behind the protocol, through its adapter.
 pub fn gemini_cli_engine() -> String {
     let checkout = bgtail_tests::inputs::require(&bgtail_tests::inputs::GEMINI_CLI);
