@@ -22,18 +22,20 @@ export class RejectedError extends Error {
   override name = "RejectedError";
 }
 
-/** FNV-1a, 64 bits, as 16 hex digits: kept in two 32-bit halves, so no BigInt per byte. */
+/** FNV-1a, 64 bits, as 16 hex digits: kept in two 32-bit halves, and the low half's product
+ *  in two 16-bit limbs, so that every step is integer arithmetic (no BigInt, no division). */
 export function fnv1a(bytes: Uint8Array): string {
   let hi = 0xcbf29ce4;
   let lo = 0x84222325;
   for (let i = 0; i < bytes.length; i++) {
     lo = (lo ^ bytes[i]) >>> 0;
-    // h × (2^40 + 0x1b3) mod 2^64: the low half times 0x1b3 carries into the high half, and
-    // the shift by 40 moves the low half's bits up by 8 within the high half.
-    const loTimes = lo * 0x1b3;
-    const carry = Math.floor(loTimes / 0x1_0000_0000);
-    hi = (Math.imul(hi, 0x1b3) + carry + ((lo << 8) >>> 0)) >>> 0;
-    lo = loTimes >>> 0;
+    // h × (2^40 + 0x1b3) mod 2^64. The low half times 0x1b3, limb by limb: `low` < 2^25 and
+    // `high` < 2^26, so the carry into the high half is `high >>> 16`. The shift by 40 moves
+    // the low half's bits up by 8 within the high half.
+    const low = (lo & 0xffff) * 0x1b3;
+    const high = (lo >>> 16) * 0x1b3 + (low >>> 16);
+    hi = (Math.imul(hi, 0x1b3) + (high >>> 16) + (lo << 8)) >>> 0;
+    lo = (((high & 0xffff) << 16) | (low & 0xffff)) >>> 0;
   }
   return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
 }
@@ -317,12 +319,20 @@ function nextIndex(limits: Limits, scan: Scan, coverage: Ranges, settledEnd: num
   index.insert(base);
   let { lines, newlines, offset: at } = base;
   let nextLine = partitionLines(view, base.offset);
+  // Newlines between two offsets come from the scan's counts when both lie past where it
+  // started; before that (a line bound cut the buffer) they are counted.
+  const counts = base.offset - view.origin >= view.scanStart;
+  let before = counts ? view.newlinesBefore(base.offset - view.origin, nextLine) : 0;
   for (const x of sortedUnique(wanted)) {
     while (nextLine < view.lines.length && view.offset(view.lines[nextLine]) < x) {
       lines++;
       nextLine++;
     }
-    newlines += countNewlines(view.buf, at - view.origin, x - view.origin);
+    if (counts) {
+      const upTo = view.newlinesBefore(x - view.origin, nextLine);
+      newlines += upTo - before;
+      before = upTo;
+    } else newlines += countNewlines(view.buf, at - view.origin, x - view.origin);
     at = x;
     index.insert({ offset: x, lines, newlines } satisfies Mark);
   }

@@ -1,7 +1,7 @@
 // The numbers a reply states: the log's size, the new and earlier lines shown, the lines above
 // the window never shown or skipped, and the notes they call for.
 
-import { covers, type Ranges } from "./coverage.js";
+import type { Ranges } from "./coverage.js";
 import { formatBytes, plural } from "./js.js";
 import type { Start } from "./render.js";
 import { linesAbove, linesBefore, type Scan } from "./scan.js";
@@ -30,7 +30,8 @@ export interface Numbers {
 /** The numbers, from the scan, the bookmark's start and the coverage after the read. */
 export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete: number[]): Numbers {
   const view = scan.view;
-  const coveredAfter = (i: number) => covers(coverage, view.offset(view.lines[i]), view.endOffset(view.lines[i]));
+  const cursor = new CoverageCursor(coverage);
+  const coveredAfter = (i: number) => cursor.covers(view.offset(view.lines[i]), view.endOffset(view.lines[i]));
   // The counted lines above the tail come first, known only by count; tail line `i` is number
   // `above + i`. When the whole view is counted these are view lines.
   const above = linesAbove(scan);
@@ -39,40 +40,43 @@ export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete:
   const aboveCov = aboveCovered(scan, coverage);
   let aboveCoveredCount = 0;
   for (const [s, e] of aboveCov) aboveCoveredCount += e - s;
-  const unseenInTail: number[] = [];
-  for (let i = 0; i < scan.windowStart; i++) if (!coveredAfter(i)) unseenInTail.push(i);
-  const unseenAbove = Math.max(0, above - aboveCoveredCount) + unseenInTail.length;
-  const lastUnseen = unseenInTail[unseenInTail.length - 1];
-  const newestUnseen = lastUnseen !== undefined ? above + lastUnseen : newestUncovered(aboveCov, above);
-  let oldestCovered: number | undefined;
-  if (aboveCov.length > 0) oldestCovered = aboveCov[0][0];
-  else {
-    for (let i = 0; i < scan.complete; i++) {
-      if (coveredAfter(i)) {
-        oldestCovered = above + i;
-        break;
-      }
+  // One walk of the tail in file order, counting the lines above the window not covered (and
+  // of those, the ones after the first covered tail line), and finding the first covered tail
+  // line (looked for past the window only while none is found).
+  const unseen = { count: 0, first: -1, last: -1, afterCovered: 0, firstAfterCovered: -1 };
+  let firstCoveredInTail = -1;
+  for (let i = 0; i < scan.windowStart; i++) {
+    if (coveredAfter(i)) {
+      if (firstCoveredInTail < 0) firstCoveredInTail = i;
+      continue;
     }
+    if (unseen.count++ === 0) unseen.first = i;
+    unseen.last = i;
+    if (firstCoveredInTail >= 0 && unseen.afterCovered++ === 0) unseen.firstAfterCovered = i;
   }
-  const skippedInTail = (c: number) => unseenInTail.map((i) => above + i).filter((g) => g > c);
+  for (let i = scan.windowStart; firstCoveredInTail < 0 && i < scan.complete; i++) {
+    if (coveredAfter(i)) firstCoveredInTail = i;
+  }
+  const unseenAbove = Math.max(0, above - aboveCoveredCount) + unseen.count;
+  const newestUnseen = unseen.count > 0 ? above + unseen.last : newestUncovered(aboveCov, above);
   let skippedAbove = 0;
   let oldestSkipped: number | undefined;
-  if (oldestCovered !== undefined && oldestCovered < above) {
-    const c = oldestCovered;
-    const inTail = skippedInTail(c);
-    skippedAbove = Math.max(0, above - c - aboveCoveredCount) + inTail.length;
-    oldestSkipped = firstUncoveredAfter(aboveCov, c, above) ?? inTail[0];
-  } else if (oldestCovered !== undefined) {
-    const inTail = skippedInTail(oldestCovered);
-    skippedAbove = inTail.length;
-    oldestSkipped = inTail[0];
+  if (aboveCov.length > 0) {
+    // The oldest covered line lies above the tail: every unseen tail line is newer.
+    const oldestCovered = aboveCov[0][0];
+    skippedAbove = Math.max(0, above - oldestCovered - aboveCoveredCount) + unseen.count;
+    oldestSkipped = firstUncoveredAfter(aboveCov, oldestCovered, above) ?? (unseen.count > 0 ? above + unseen.first : undefined);
+  } else if (firstCoveredInTail >= 0) {
+    // The oldest covered line is in the tail: the unseen lines after it are skipped.
+    skippedAbove = unseen.afterCovered;
+    oldestSkipped = unseen.afterCovered > 0 ? above + unseen.firstAfterCovered : undefined;
   }
   const settled = start.settledBefore;
   const isNew = (i: number) => settled !== undefined && view.offset(view.lines[i]) >= settled;
   // Lines above the tail are new only when the bookmark settled before all of them.
   const newAbove = scan.above !== undefined && settled !== undefined && settled <= scan.above.counted.offset ? above : 0;
-  let newLines = newAbove;
-  for (let i = 0; i < scan.complete; i++) if (isNew(i)) newLines++;
+  // The tail's lines are in file order: the new ones are those from the first new one on.
+  const newLines = newAbove + (settled === undefined ? 0 : scan.complete - firstNew(view, scan.complete, settled));
   const newShown = shownComplete.filter(isNew).length;
   const continuing = settled !== undefined;
   return {
@@ -129,6 +133,36 @@ function aboveCovered(scan: Scan, coverage: Ranges): [number, number][] {
     if (from < to) out.push([from, to]);
   }
   return out;
+}
+
+/**
+ * Which ranges of a coverage cover lines asked about in file order: a cursor on the last range
+ * that starts at or before the line replaces a search per line.
+ */
+class CoverageCursor {
+  /** The last range starting at or before the last line asked about, or -1. */
+  private at = -1;
+
+  constructor(private readonly ranges: Ranges) {}
+
+  /** Whether `[start, end)` lies inside one range; `start` never decreases between calls. */
+  covers(start: number, end: number): boolean {
+    const r = this.ranges;
+    while (this.at + 1 < r.length && r[this.at + 1][0] <= start) this.at++;
+    return this.at >= 0 && end <= r[this.at][1];
+  }
+}
+
+/** The first of the view's first `n` lines that starts at or after `settled`, or `n`. */
+function firstNew(view: Scan["view"], n: number, settled: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (view.offset(view.lines[mid]) < settled) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The highest line number below `n` that no interval covers. */

@@ -88,7 +88,9 @@ export interface Prior {
   coverage: Ranges;
 }
 
-type Tail = { whole: true; buf: Uint8Array } | { whole: false; start: number; buf: Uint8Array; newlines: number };
+/** What `readTail` read: the whole view's bytes, or a tail from a line start, already cut into
+ *  lines (its `newlines` are the `\n` bytes from `start` to the end). */
+type Tail = { whole: true; buf: Uint8Array } | { whole: false; start: number; view: View; newlines: number };
 
 type Stop = "view_start" | "line_bound" | "enough";
 
@@ -162,7 +164,7 @@ export class Scanner {
       }
       lineBoundHit = view.lineBoundHit;
     } else {
-      view = View.scan(tail.start, size, tail.buf, Number.MAX_SAFE_INTEGER);
+      view = tail.view;
       const numbered = this.numberTail(view, tail.start, index);
       index = numbered.index;
       const part: Part = { origin, readFrom, tail: numbered.mark, tailNewlines: tail.newlines, whole };
@@ -265,9 +267,6 @@ export class Scanner {
     // The first piece reaches back past the settled end at once: what was appended must be
     // read anyway, and doubling up to it could read up to twice as much.
     let chunk = settled !== undefined && settled >= origin ? size - settled + this.limits.tailChunk : this.limits.tailChunk;
-    let counted: number | undefined;
-    let content = 0;
-    let newlines = 0;
     for (;;) {
       const newLo = Math.max(lo - Math.min(lo, chunk), readFrom);
       const piece = this.span(newLo, lo - newLo);
@@ -284,14 +283,15 @@ export class Scanner {
       const firstNl = buf.indexOf(NL);
       if (firstNl === -1) continue;
       const start = lo + firstNl + 1;
-      const countedTo = counted ?? size;
-      const [c, n] = countLines(buf, firstNl + 1, countedTo - lo);
-      content += c;
-      newlines += n;
-      counted = start;
+      // The tail from its first line start, cut into lines once: the same pass counts them and
+      // is the view the read goes on with. A tail read again after a longer piece is cut again
+      // (the pieces double, so that is at most twice its bytes).
+      const view = View.scan(start, size, buf.subarray(firstNl + 1), Number.MAX_SAFE_INTEGER);
+      const content = view.completeLines();
+      const newlines = view.newlines;
       const reachesSettled = settled === undefined || settled < origin || start <= settled;
       if (content >= need && reachesSettled && newlines < this.limits.scanLinesMax) {
-        return { whole: false, start, buf: buf.subarray(firstNl + 1), newlines };
+        return { whole: false, start, view, newlines };
       }
     }
   }

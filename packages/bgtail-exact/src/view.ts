@@ -32,6 +32,9 @@ export interface LineSpan {
   textEnd: number;
   end: number;
   terminated: boolean;
+  /** How many `\n` bytes lie in `buf[scanStart, start)`: lines between two offsets are
+   *  numbered without a second pass over the bytes. */
+  nlBefore: number;
 }
 
 export class View {
@@ -46,6 +49,8 @@ export class View {
     readonly lines: LineSpan[],
     readonly scanStart: number,
     readonly lineBoundHit: boolean,
+    /** The `\n` bytes in `buf[scanStart..]`. */
+    readonly newlines: number,
   ) {}
 
   /** Cuts `buf` (read at `origin`) into lines, scanning at most the last `scanLinesMax`. */
@@ -67,15 +72,44 @@ export class View {
     const [scanStart, hit] = lineBound(buf, lead, scanLinesMax);
     const lines: LineSpan[] = [];
     let pos = scanStart;
+    let nls = 0;
     for (let nl = buf.indexOf(NL, scanStart); nl !== -1; nl = buf.indexOf(NL, nl + 1)) {
       const textEnd = nl > pos && buf[nl - 1] === CR ? nl - 1 : nl;
-      if (isContent(buf, pos, textEnd)) lines.push({ start: pos, textEnd, end: nl + 1, terminated: true });
+      if (isContent(buf, pos, textEnd)) lines.push({ start: pos, textEnd, end: nl + 1, terminated: true, nlBefore: nls });
+      nls++;
       pos = nl + 1;
     }
     if (pos < buf.length && isContent(buf, pos, buf.length)) {
-      lines.push({ start: pos, textEnd: buf.length, end: buf.length, terminated: false });
+      lines.push({ start: pos, textEnd: buf.length, end: buf.length, terminated: false, nlBefore: nls });
     }
-    return new View(origin, size, buf, lines, scanStart, hit);
+    return new View(origin, size, buf, lines, scanStart, hit, nls);
+  }
+
+  /** The listed lines ended by a `\n`: every one but an unterminated last segment. */
+  completeLines(): number {
+    const last = this.lines[this.lines.length - 1];
+    return last !== undefined && !last.terminated ? this.lines.length - 1 : this.lines.length;
+  }
+
+  /**
+   * How many `\n` bytes lie in the buffer before `at` (a buffer index at or after `scanStart`),
+   * given `next`, the first listed line starting at or after `at` (`lines.length` for none):
+   * the count the scan recorded at the nearest listed line, corrected by the few newlines of
+   * blank or wrapper lines in between.
+   */
+  newlinesBefore(at: number, next: number): number {
+    const after = this.lines[next];
+    if (after !== undefined) return after.nlBefore - this.newlinesIn(at, after.start);
+    const last = this.lines[next - 1];
+    if (last !== undefined) return last.nlBefore + this.newlinesIn(last.start, at);
+    return this.newlinesIn(this.scanStart, at);
+  }
+
+  /** The `\n` bytes in `buf[from, to)`, counted. */
+  private newlinesIn(from: number, to: number): number {
+    let n = 0;
+    for (let i = this.buf.indexOf(NL, from); i !== -1 && i < to; i = this.buf.indexOf(NL, i + 1)) n++;
+    return n;
   }
 
   /** A line's text, decoded. */
@@ -162,6 +196,8 @@ function isBlank(buf: Uint8Array, start: number, end: number): boolean {
 /** Where the line bound starts scanning: after the `max`-th `\n` from the end, when there is
  *  still content of the view (past the `lead` bytes) before it. */
 function lineBound(buf: Uint8Array, lead: number, max: number): [number, boolean] {
+  // `max` newlines take `max` bytes: a shorter buffer cannot reach the bound.
+  if (buf.length < max) return [0, false];
   let seen = 0;
   for (let i = buf.length === 0 ? -1 : buf.lastIndexOf(NL); i !== -1; i = i === 0 ? -1 : buf.lastIndexOf(NL, i - 1)) {
     seen++;

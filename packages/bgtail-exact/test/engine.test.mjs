@@ -21,6 +21,19 @@ test("fnv1a is the 64-bit FNV-1a the Rust engine fingerprints with", () => {
   assert.equal(fnv1a(new TextEncoder().encode("a\nb\n")), BigInt("8713734661827109198").toString(16));
 });
 
+test("fnv1a's 32-bit limbs equal FNV-1a in 64-bit BigInt arithmetic on every byte value", () => {
+  const reference = (bytes) => {
+    let h = 14695981039346656037n;
+    for (const b of bytes) h = ((h ^ BigInt(b)) * 1099511628211n) & 0xffffffffffffffffn;
+    return h.toString(16).padStart(16, "0");
+  };
+  // Every byte value, and lengths where the carries of the low half's product reach the high half.
+  const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 167 + (i >> 8)) & 0xff);
+  for (const len of [1, 2, 3, 7, 64, 255, 256, 1000, 4096]) {
+    assert.equal(fnv1a(bytes.subarray(0, len)), reference(bytes.subarray(0, len)), `length ${len}`);
+  }
+});
+
 test("{:.1} rounds the exact value half to even, as Rust writes it", () => {
   assert.equal(fixed1(0.25), "0.2");
   assert.equal(fixed1(0.35), "0.3"); // 0.35 is 0.34999… in binary
