@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Reads per second through the engine-under-test protocol, side by side in one run:
-# the shipped engine in process, served by `bgtail serve`, and pi-bgrun's own code through
-# its node adapter. Three workloads: 20,000 reads of a 3-line log (the protocol's own cost),
+# Reads per second through the engine-under-test protocol, side by side in one run: by
+# default the shipped engine in process, served by `bgtail serve`, and pi-bgrun's own code
+# through its node adapter; engines given as arguments replace them. Three workloads: 20,000 reads of a 3-line log (the protocol's own cost),
 # 5,000 polls of a log growing to 5,000 lines (an agent polling a test run), and a startup
 # run of one read (subtracted from the first two).
 #
-#   scripts/bench-protocol.sh          (after cargo build --release and npm ci in the adapter)
+#   scripts/bench-protocol.sh [ENGINE...]   (after cargo build --release and npm ci in the adapter)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/bgtail
@@ -22,11 +22,13 @@ header='{"bgtail_trace":1,"name":"NAME","source":"hand-written"}'
 
 seconds() { local s e; s=$(date +%s.%N); "$bin" replay --quiet --engine "$1" "$2" > /dev/null || true; e=$(date +%s.%N); echo "$e - $s" | bc; }
 
-printf '%-34s %12s %14s %14s\n' engine "startup (s)" "reads/s small" "reads/s polls"
-for engine in shipped "cmd:$bin serve --engine shipped" "cmd:node adapters/pi-bgrun/main.mjs $checkout"; do
+printf '%-60s %12s %14s %14s\n' engine "startup (s)" "reads/s small" "reads/s polls"
+engines=("$@")
+[ ${#engines[@]} -gt 0 ] || engines=(shipped "cmd:$bin serve --engine shipped" "cmd:node adapters/pi-bgrun/main.mjs $checkout")
+for engine in "${engines[@]}"; do
   start=$(seconds "$engine" "$work/one.jsonl")
   small=$(seconds "$engine" "$work/reads.jsonl")
   polls=$(seconds "$engine" "$work/polls.jsonl")
-  printf '%-34s %12.3f %14.0f %14.0f\n' "${engine:0:34}" "$start" \
+  printf '%-60s %12.3f %14.0f %14.0f\n' "${engine/$checkout/CHECKOUT}" "$start" \
     "$(echo "20000 / ($small - $start)" | bc -l)" "$(echo "5000 / ($polls - $start)" | bc -l)"
 done

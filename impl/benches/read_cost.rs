@@ -4,7 +4,12 @@
 //!
 //! Each figure is the median of several runs; the ratios are exact/shipped and exact/tail.
 //! A counting allocator measures each engine's peak heap during one read of a 64 MiB view
-//! holding 500,000 short lines.
+//! holding 500,000 short lines, and the exact engine's over a first read and 1,000 polls of the
+//! largest log.
+//!
+//! With `BGTAIL_BENCH_JSON=FILE` the exact engine's figures are also written to FILE, one JSON
+//! object each, in the shape `packages/bgtail-exact/bench/read_cost.mjs` prints them:
+//! `scripts/bench-exact-ts.sh` joins the two into the TypeScript package's ratios.
 
 use bgtail::source::file::FileLog;
 use bgtail::{Engine, ExactEngine, Job, Request, ShippedEngine};
@@ -162,6 +167,41 @@ fn bgtail_first_read(path: &Path) -> Option<Duration> {
     Some(median(times))
 }
 
+/// The exact engine's figures as JSON lines, when `BGTAIL_BENCH_JSON` names a file.
+struct JsonRows(Option<std::fs::File>);
+
+impl JsonRows {
+    fn from_env() -> Self {
+        JsonRows(
+            std::env::var_os("BGTAIL_BENCH_JSON")
+                .map(|p| std::fs::File::create(&p).expect("BGTAIL_BENCH_JSON: cannot create")),
+        )
+    }
+
+    /// One figure of a log: `measured` is `("ms", time)` and `("bytes", n)`, or `("kib", n)`.
+    fn emit(
+        &mut self,
+        mib: u64,
+        kind: &str,
+        path: &Path,
+        scenario: &str,
+        measured: &[(&str, f64)],
+    ) {
+        let Some(file) = &mut self.0 else { return };
+        let mut row = serde_json::json!({
+            "engine": "rust",
+            "mib": mib,
+            "lines": kind,
+            "size": std::fs::metadata(path).unwrap().len(),
+            "scenario": scenario,
+        });
+        for (key, value) in measured {
+            row[key] = serde_json::json!(value);
+        }
+        writeln!(file, "{row}").unwrap();
+    }
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1e3)
 }
@@ -175,6 +215,8 @@ fn main() {
     let dir = tempfile::tempdir().unwrap();
     let shipped = ShippedEngine::default();
     let exact = ExactEngine::default();
+    let mut json = JsonRows::from_env();
+    let largest = sizes.iter().copied().max().unwrap_or(0);
     println!("| log | lines | scenario | shipped ms | exact ms | exact/shipped | shipped bytes read | exact bytes read |");
     println!("|---|---|---|---|---|---|---|---|");
     if std::env::var("BGTAIL_BENCH_PEAK").map_or(true, |v| v != "0") {
@@ -205,6 +247,11 @@ fn main() {
                     s.bytes,
                     e.bytes
                 );
+                let measured = [
+                    ("ms", e.time.as_secs_f64() * 1e3),
+                    ("bytes", e.bytes as f64),
+                ];
+                json.emit(mib, kind, &path, name, &measured);
             }
             // A polling agent: 1,000 appends of 1 KiB, a read after each, on one bookmark.
             let poll = |exact_engine: bool| -> (Duration, u64) {
@@ -244,6 +291,17 @@ fn main() {
                 ms(et),
                 et.as_secs_f64() / st.as_secs_f64()
             );
+            let polling = "polling: 1,000 × (+1 KiB, read) total";
+            let measured = [("ms", et.as_secs_f64() * 1e3), ("bytes", eb as f64)];
+            json.emit(mib, kind, &path, polling, &measured);
+            if mib == largest && !long {
+                let kib = poll_peak(&exact, &path) as f64 / 1024.0;
+                println!(
+                    "| {mib} MiB | {kind} | peak heap of a first read and 1,000 × (+1 KiB, read) | — | {kib:.0} KiB | — | — | — |"
+                );
+                let scenario = "peak memory: a first read and 1,000 × (+1 KiB, read)";
+                json.emit(mib, kind, &path, scenario, &[("kib", kib.round())]);
+            }
             // First read as a process, measured the same way as GNU tail.
             if let (Some(tail), Some(bg)) = (
                 process_time(&["tail", "-n", "40"], &path),
@@ -258,6 +316,24 @@ fn main() {
             }
         }
     }
+}
+
+/// The exact engine's peak heap over a first read of 40 lines and 1,000 × (append 1 KiB, read),
+/// on one bookmark; the log is cut back afterwards.
+fn poll_peak(engine: &ExactEngine, path: &Path) -> usize {
+    let base = std::fs::metadata(path).unwrap().len();
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let mut state = Default::default();
+    read_once(engine, &mut state, path, &Request::lines(40));
+    for _ in 0..1_000 {
+        append_bytes(path, 1 << 10);
+        read_once(engine, &mut state, path, &Request::lines(40));
+    }
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    drop(state);
+    restore(path, base);
+    peak
 }
 
 fn restore(path: &Path, len: u64) {
