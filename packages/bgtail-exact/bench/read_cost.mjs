@@ -7,8 +7,9 @@
 //
 // Each time is the median of 7 rounds, each on a fresh bookmark, the log cut back to its length
 // before each round. V8 compiles a function once it is hot, and the Rust engine needs no such
-// warm-up: before any figure the engine polls a small log 500 times (as a harness's process has
-// by the time a session is under way), and each scenario has 3 rounds more that are not timed.
+// warm-up: before any figure the engine runs every scenario on 1 MiB logs (as a harness's
+// process has by the time a session is under way), and each scenario has 3 rounds more that are
+// not timed.
 import { appendFileSync, ftruncateSync, mkdtempSync, openSync, closeSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -121,16 +122,24 @@ function emit(figure) {
   process.stdout.write(JSON.stringify({ engine: "typescript", ...figure }) + "\n");
 }
 
-/** 500 polls of a small log of short lines, so that the engine's hot functions are compiled. */
+/** Every scenario 30 times and 300 polls on 1 MiB logs of short and of long lines, untimed, so
+ *  that the engine's hot functions are compiled before the first figure. */
 function warmUp(engine, dir) {
-  const path = join(dir, "warm-up.log");
-  generate(path, 1, false);
-  const state = emptyState();
-  for (let i = 0; i < 500; i++) {
-    appendBytes(path, 1024);
-    readOnce(engine, state, path, { lines: i % 2 === 0 ? 40 : 400 });
+  for (const long of [false, true]) {
+    const path = join(dir, `warm-up-${long}.log`);
+    generate(path, 1, long);
+    const base = statSync(path).size;
+    for (const [, request, primed] of SCENARIOS) {
+      for (let i = 0; i < 30; i++) round(engine, path, base, primed, request);
+    }
+    restore(path, base);
+    const state = emptyState();
+    for (let i = 0; i < 300; i++) {
+      appendBytes(path, 1024);
+      readOnce(engine, state, path, { lines: 40 });
+    }
+    rmSync(path);
   }
-  rmSync(path);
 }
 
 function figures(sizes, dir) {

@@ -125,7 +125,7 @@ export class ExactEngine {
     const headBytes = readSpan(log, 0, Math.min(stat.size, this.limits.headProbeBytes), counter);
     const head = print(0, headBytes);
     const prev = bookmarkOf(state, job.id);
-    const reset = prev === undefined ? undefined : generationChange(prev, job.path, stat, headBytes, log, counter);
+    const reset = prev === undefined ? undefined : generationChange(prev, job.path, stat, headBytes, head, log, counter);
     const continuing = reset === undefined ? prev : undefined;
     const start = startAfter(prev, reset);
     const [scan, outcome] = this.scanAndRespond(log, job, request, lines, window, stat, continuing, start, counter);
@@ -218,6 +218,7 @@ function generationChange(
   path: string,
   stat: LogStat,
   head: Uint8Array,
+  headPrint: BytePrint,
   log: LogSource,
   counter: { bytesRead: number },
 ): ResetReason | undefined {
@@ -227,7 +228,10 @@ function generationChange(
   if (stat.size < prev.size) return "shrank";
   // Fewer head bytes than the bookmark hashed (the log shrank while it was read) cannot prove
   // the same log, so they count as a rewrite: coverage starts over, which can only repeat.
-  if (!printMatches(prev.head, head)) return "rewritten";
+  // The head this read fingerprinted is most often as long as the bookmark's: its hash is
+  // then the one to compare, and the bytes are not hashed twice.
+  const sameHead = prev.head.len === headPrint.len ? prev.head.hash === headPrint.hash : printMatches(prev.head, head);
+  if (!sameHead) return "rewritten";
   const p = prev.settled_print;
   if (p && !printMatches(p, readSpan(log, p.offset, p.len, counter))) return "regrown_past_cut";
   return undefined;
