@@ -9,7 +9,7 @@
 mod common;
 
 use common::{
-    bgtail_exact_ts_engine, check_outcome as outcome, run_text as bgtail, PROTOCOL_BOUNDS,
+    bgtail_exact_ts_engine, check_outcome as outcome, repo, run_text as bgtail, PROTOCOL_BOUNDS,
 };
 
 /// `N traces, R reads, M mismatching reads`, as numbers.
@@ -75,6 +75,192 @@ fn a_port_that_reads_otherwise_is_named_read_by_read() {
     assert_eq!(code, Some(1), "{report}");
     assert!(report.contains(": text differs"), "{report}");
     assert!(figures(&report).2 > 0, "{report}");
+}
+
+/// Reads one log through the package in one node process: each step appends bytes (`append`,
+/// their values; `fill`, one byte many times), removes the log, or reads it on the same
+/// bookmarks; one JSON line a read.
+const PACKAGE_STEPS: &str = r#"
+import { appendFileSync, readFileSync, rmSync } from "node:fs";
+const [dist, path, steps] = process.argv.slice(2);
+const { ExactEngine, emptyState } = await import(dist);
+const engine = new ExactEngine();
+const state = emptyState();
+for (const step of JSON.parse(readFileSync(steps, "utf8"))) {
+  if (step.append !== undefined) appendFileSync(path, Uint8Array.from(step.append));
+  else if (step.fill !== undefined) appendFileSync(path, new Uint8Array(step.fill.count).fill(step.fill.byte));
+  else if (step.remove) rmSync(path);
+  else {
+    const r = engine.readFile(state, { id: "job-1-1", path }, { peek: true, ...step.read });
+    process.stdout.write(JSON.stringify({ text: r.text, is_error: r.isError, details: r.details }) + "\n");
+  }
+}
+"#;
+
+/// Logs no generated trace holds (a line of 10 MiB) and logs that go away between reads, read
+/// by the package and by `bgtail read` on the same bytes: the same text, error or not, and
+/// details with their key order, read by read.
+#[test]
+fn the_package_reads_hostile_logs_as_the_rust_engine_does() {
+    let engine = bgtail_exact_ts_engine();
+    assert!(engine.contains("serve.mjs"));
+    let dist = repo().join("packages/bgtail-exact/dist/index.js");
+    let append = |bytes: &[u8]| serde_json::json!({ "append": bytes });
+    let ten_mib_of_x = serde_json::json!({"fill": {"byte": b'x', "count": 10 << 20}});
+    let read = |lines: u64, bytes: Option<u64>| match bytes {
+        Some(b) => serde_json::json!({"read": {"lines": lines, "bytes": b}}),
+        None => serde_json::json!({"read": {"lines": lines}}),
+    };
+    let cases: Vec<(&str, Vec<serde_json::Value>)> = vec![
+        (
+            "a ten-MiB line, in the default view and in a 16 MiB one",
+            vec![
+                ten_mib_of_x.clone(),
+                append(b"\n"),
+                read(5, None),
+                read(5, Some(16 << 20)),
+            ],
+        ),
+        (
+            "a ten-MiB line appended after a read",
+            vec![
+                append(b"start\n"),
+                read(5, None),
+                ten_mib_of_x.clone(),
+                append(b"\n"),
+                append(b"after\n"),
+                read(5, None),
+                read(5, Some(16 << 20)),
+            ],
+        ),
+        (
+            "NUL bytes, invalid UTF-8, CR-only endings, a cut sequence",
+            vec![
+                append(b"a\0b\nbad \xff\xfe utf8\nx\ry\n\xe2\x82\n"),
+                read(5, None),
+                append(b"more\n"),
+                read(5, None),
+            ],
+        ),
+        (
+            "a log that vanishes and comes back",
+            vec![
+                append(b"a\nb\n"),
+                read(5, None),
+                serde_json::json!({"remove": true}),
+                read(5, None),
+                append(b"c\n"),
+                read(5, None),
+            ],
+        ),
+    ];
+    for (name, steps) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("job-1-1.log");
+        let script = dir.path().join("steps.mjs");
+        let steps_file = dir.path().join("steps.json");
+        std::fs::write(&script, PACKAGE_STEPS).unwrap();
+        std::fs::write(&steps_file, serde_json::to_vec(&steps).unwrap()).unwrap();
+        let package = std::process::Command::new("node")
+            .args([
+                script.as_os_str(),
+                dist.as_os_str(),
+                log.as_os_str(),
+                steps_file.as_os_str(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            package.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&package.stderr)
+        );
+        let theirs: Vec<serde_json::Value> = String::from_utf8(package.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // The same steps again, on a fresh log, through the Rust engine's command line.
+        let _ = std::fs::remove_file(&log);
+        let state = dir.path().join("state.json");
+        let mut ours = Vec::new();
+        for step in &steps {
+            let bytes = match (&step["append"], &step["fill"]) {
+                (serde_json::Value::Array(values), _) => {
+                    Some(values.iter().map(|v| v.as_u64().unwrap() as u8).collect())
+                }
+                (_, serde_json::Value::Object(fill)) => {
+                    Some(vec![
+                        fill["byte"].as_u64().unwrap() as u8;
+                        fill["count"].as_u64().unwrap() as usize
+                    ])
+                }
+                _ => None,
+            };
+            if let Some(bytes) = bytes {
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&log)
+                    .unwrap();
+                std::io::Write::write_all(&mut f, &bytes).unwrap();
+            } else if step["remove"] == true {
+                std::fs::remove_file(&log).unwrap();
+            } else {
+                let r = &step["read"];
+                let mut args = vec![
+                    "read".to_string(),
+                    log.display().to_string(),
+                    "--state".into(),
+                    state.display().to_string(),
+                    "--id".into(),
+                    "job-1-1".into(),
+                    "--lines".into(),
+                    r["lines"].to_string(),
+                    "--json".into(),
+                ];
+                if let Some(b) = r["bytes"].as_u64() {
+                    args.extend(["--bytes".into(), b.to_string()]);
+                }
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                let (_, out) = bgtail(&args);
+                let reply: serde_json::Value =
+                    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{name}: {e}: {out}"));
+                ours.push(reply);
+            }
+        }
+        assert_eq!(ours.len(), theirs.len(), "{name}");
+        for (i, (o, t)) in ours.iter().zip(&theirs).enumerate() {
+            assert_eq!(o["text"], t["text"], "{name}, read {}", i + 1);
+            assert_eq!(o["is_error"], t["is_error"], "{name}, read {}", i + 1);
+            // As text, so that the keys' order is compared too.
+            assert_eq!(
+                o["details"].to_string(),
+                t["details"].to_string(),
+                "{name}, read {}",
+                i + 1
+            );
+        }
+    }
+}
+
+/// Nothing to compare, and a trace that is not one, are named before or where they stop the run.
+#[test]
+fn a_comparison_without_traces_or_with_a_broken_one_says_which() {
+    let engine = bgtail_exact_ts_engine();
+    let (code, report) = bgtail(&["compare", "--engine", &engine]);
+    assert_eq!(code, Some(2), "{report}");
+    assert!(report.contains("nothing to compare"), "{report}");
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.jsonl");
+    std::fs::write(
+        &broken,
+        "{\"bgtail_trace\":1,\"name\":\"b\",\"source\":\"hand-written\"}\nnot json\n",
+    )
+    .unwrap();
+    let (code, report) = bgtail(&["compare", "--engine", &engine, broken.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{report}");
+    assert!(report.contains("broken.jsonl:2"), "{report}");
 }
 
 #[test]

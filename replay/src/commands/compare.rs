@@ -89,19 +89,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::serve::ServedLimits::Default => Limits::default(),
         super::serve::ServedLimits::Model => bgtail_model::ModelConfig::tiny_limits(),
     };
-    let mut traces: Vec<Trace> = generated_traces(&args);
-    for path in crate::corpus::trace_files(&args.paths)? {
-        traces.push(crate::corpus::load(&path)?);
-    }
-    if traces.is_empty() {
+    let files = crate::corpus::trace_files(&args.paths)?;
+    if args.generated == 0 && files.is_empty() {
         bail!("nothing to compare: pass --generated N or trace paths");
     }
     let timeout = crate::corpus::timeout(args.timeout)?;
     let mut engine = ProcessEngine::spawn(command, timeout)?;
     let work = scratch()?;
     let mut report = Report::default();
-    for trace in &traces {
-        compare_trace(&mut engine, &limits, trace, &work, &mut report)?;
+    // One trace at a time, generated or loaded when its turn comes: the big profiles' logs run
+    // to megabytes, and thousands of them held at once would take gigabytes.
+    for trace in generated_traces(&args) {
+        compare_trace(&mut engine, &limits, &trace, &work, &mut report)?;
+    }
+    for path in &files {
+        let trace = crate::corpus::load(path)?;
+        compare_trace(&mut engine, &limits, &trace, &work, &mut report)?;
     }
     engine.finish()?;
     let _ = std::fs::remove_dir_all(&work);
@@ -113,8 +116,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `count` traces of each profile asked for, from consecutive seeds.
-fn generated_traces(args: &Args) -> Vec<Trace> {
+/// `count` traces of each profile asked for, from consecutive seeds, each made when it is
+/// taken.
+fn generated_traces(args: &Args) -> impl Iterator<Item = Trace> + '_ {
     let mut profiles = vec![Profile::default()];
     if args.profiles == Profiles::All {
         let mut big = Profile::default();
@@ -123,19 +127,18 @@ fn generated_traces(args: &Args) -> Vec<Trace> {
         bound.line_bound_percent = 100;
         profiles.extend([big, bound]);
     }
-    let mut out = Vec::new();
-    for (k, profile) in profiles.iter().enumerate() {
-        // The bigger profiles write megabytes per trace: a tenth as many, rounded up.
-        let count = if k == 0 {
-            args.generated
-        } else {
-            args.generated.div_ceil(10)
-        };
-        for i in 0..count {
-            out.push(generated(args.seed + i, profile));
-        }
-    }
-    out
+    profiles
+        .into_iter()
+        .enumerate()
+        .flat_map(move |(k, profile)| {
+            // The bigger profiles write megabytes per trace: a tenth as many, rounded up.
+            let count = if k == 0 {
+                args.generated
+            } else {
+                args.generated.div_ceil(10)
+            };
+            (0..count).map(move |i| generated(args.seed + i, &profile))
+        })
 }
 
 fn scratch() -> anyhow::Result<PathBuf> {
