@@ -2,11 +2,11 @@
 // equal to the Rust engine read by read (`bgtail compare`, docs/differential.md).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync, appendFileSync, rmSync } from "node:fs";
+import { mkdtempSync, writeFileSync, appendFileSync, rmSync, renameSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  ExactEngine, MemorySource, emptyState, fnv1a, parseState, snapshotState, StateError,
+  ExactEngine, FileSource, MemorySource, emptyState, fnv1a, parseState, snapshotState, StateError,
   RejectedError, LimitsError, exactLines, defaultLimits,
 } from "../dist/index.js";
 import { fixed1 } from "../dist/js.js";
@@ -105,6 +105,86 @@ test("a file that vanishes is upstream's error reply, and the bookmark stays", (
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Runs `body(dir)` in a fresh temporary folder, removed afterwards. */
+function inTempDir(body) {
+  const dir = mkdtempSync(join(tmpdir(), "bgtail-exact-"));
+  try {
+    body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A file source whose log is cut to `one\n` right after its size is taken: the race of a
+ *  log truncated between the size and the read. */
+function shrinksAfterStat(path) {
+  const file = FileSource.open(path);
+  return {
+    stat() {
+      const s = file.stat();
+      truncateSync(path, 4);
+      return s;
+    },
+    readAt: (offset, buf) => file.readAt(offset, buf),
+    close: () => file.close(),
+  };
+}
+
+// The next three tests pin the Rust engine's replies to the same races (impl/tests/bad_input.rs).
+test("a log that shrinks between its size and its read keeps what was read, and the next read starts over", () => {
+  inTempDir((dir) => {
+    const path = join(dir, "shrink.log");
+    writeFileSync(path, "one\ntwo\nthree\n");
+    const engine = new ExactEngine();
+    const state = emptyState();
+    const j = { id: "job-1-1", path };
+    const source = shrinksAfterStat(path);
+    const r = engine.read(state, j, source, { lines: 5 });
+    source.close();
+    assert.equal(r.isError, false);
+    // Only what the file still held, and the head's four bytes for its fingerprint.
+    assert.equal(r.bytesRead, 8);
+    const again = engine.readFile(state, j, { lines: 5 });
+    assert.equal(again.reset, "shrank");
+    assert.equal(again.text, "the log shrank since the last read, so the bookmark starts over: 1 line — log at 1 line\none");
+  });
+});
+
+test("a log that shrinks while its tail is read in pieces keeps what it still holds", () => {
+  inTempDir((dir) => {
+    const path = join(dir, "shrink.log");
+    writeFileSync(path, "one\ntwo\nthree\n");
+    // Pieces of 4 bytes: the first one asked for, bytes 10..14, is past the file's new end.
+    const engine = new ExactEngine({ ...defaultLimits(), tailChunk: 4 });
+    const source = shrinksAfterStat(path);
+    const r = engine.read(emptyState(), { id: "job-1-1", path }, source, { lines: 5 });
+    source.close();
+    assert.equal(r.text, "first read: 1 line — log at 1 line\none");
+    assert.equal(r.counts.totalLines, 1);
+  });
+});
+
+test("a log deleted after it was opened is still read whole; one renamed over it is a new generation", () => {
+  inTempDir((dir) => {
+    const path = join(dir, "rot.log");
+    writeFileSync(path, "a\nb\n");
+    const engine = new ExactEngine();
+    const state = emptyState();
+    const j = { id: "job-1-1", path };
+    const open = FileSource.open(path);
+    rmSync(path);
+    assert.equal(engine.read(state, j, open, { lines: 5 }).text, "first read: 2 lines — log at 2 lines\na\nb");
+    open.close();
+    writeFileSync(path, "a\nb\n");
+    engine.readFile(state, j, { lines: 5 });
+    writeFileSync(join(dir, "rot.log.new"), "a\nb\nc\n");
+    renameSync(join(dir, "rot.log.new"), path);
+    const r = engine.readFile(state, j, { lines: 5 });
+    assert.equal(r.reset, "file_replaced");
+    assert.equal(r.shown.length, 3);
+  });
 });
 
 test("ids upstream refuses are refused, before the log is touched", () => {
