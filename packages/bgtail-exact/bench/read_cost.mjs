@@ -154,7 +154,7 @@ function figures(sizes, dir) {
         emit({ ...log, scenario, ...measure(engine, path, primed, request) });
       }
       emit({ ...log, scenario: "polling: 1,000 × (+1 KiB, read) total", ...poll(engine, path) });
-      if (mib === Math.max(...sizes) && !long) emit({ ...log, scenario: PEAK, ...peak(path) });
+      if (!long) emit({ ...log, scenario: PEAK, ...peak(path) });
       rmSync(path);
     }
   }
