@@ -2,7 +2,7 @@
 //! as the physical anchor for a first read. `cargo bench -p bgtail --bench read_cost`
 //! (set `BGTAIL_BENCH_SIZES=1,64,1024` for MiB sizes; the default is 1 and 64).
 //!
-//! Each figure is the median of several runs; the ratios are exact/shipped and exact/tail.
+//! Each figure is the median of several runs (`BGTAIL_BENCH_ROUNDS`, 7 by default); the ratios are exact/shipped and exact/tail.
 //! A counting allocator measures each engine's peak heap during one read of a 64 MiB view
 //! holding 500,000 short lines, and the exact engine's over a first read and 1,000 polls of
 //! each log of short lines.
@@ -19,7 +19,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-const ROUNDS: usize = 7;
+/// Runs per figure, whose median is reported: `BGTAIL_BENCH_ROUNDS`, 7 by default.
+fn rounds() -> usize {
+    std::env::var("BGTAIL_BENCH_ROUNDS").ok().map_or(7, |v| {
+        v.parse().expect("BGTAIL_BENCH_ROUNDS: a number of runs")
+    })
+}
 
 /// The system allocator, counting the bytes live now and at most since the last reset.
 struct Counting;
@@ -77,7 +82,7 @@ struct Figure {
     bytes: u64,
 }
 
-/// Times one read on a fresh bookmark, `ROUNDS` times. Before each, the log is cut back to
+/// Times one read on a fresh bookmark, `rounds()` times. Before each, the log is cut back to
 /// its `base` length (appends only ever added to it); with `primed = Some(n)` a first read of 40 lines is made and `n` bytes appended,
 /// so that the timed read is a delta (or, for `n = 0`, a widening).
 fn measure<E: Engine>(
@@ -89,7 +94,7 @@ fn measure<E: Engine>(
 ) -> Figure {
     let mut times = Vec::new();
     let mut bytes = 0;
-    for _ in 0..ROUNDS {
+    for _ in 0..rounds() {
         restore(path, base);
         let mut state = E::State::default();
         if let Some(n) = primed {
@@ -125,7 +130,7 @@ fn read_once<E: Engine>(engine: &E, state: &mut E::State, path: &Path, request: 
 /// The median wall time of running a command on `path`.
 fn process_time(command: &[&str], path: &Path) -> Option<Duration> {
     let mut times = Vec::new();
-    for _ in 0..ROUNDS {
+    for _ in 0..rounds() {
         let started = Instant::now();
         let out = std::process::Command::new(command[0])
             .args(&command[1..])
@@ -147,7 +152,7 @@ fn bgtail_first_read(path: &Path) -> Option<Duration> {
         return None;
     }
     let mut times = Vec::new();
-    for round in 0..ROUNDS {
+    for round in 0..rounds() {
         let state = path.with_extension(format!("state{round}"));
         let started = Instant::now();
         let out = std::process::Command::new(&bin)

@@ -5,7 +5,7 @@
 //   node bench/read_cost.mjs [--sizes 1,64,1024] [--dir DIR]
 //   node bench/read_cost.mjs --peak LOG [--idle]      (one child of the peak-memory figure)
 //
-// Each time is the median of 7 rounds, each on a fresh bookmark, the log cut back to its length
+// Each time is the median of 7 rounds (BGTAIL_BENCH_ROUNDS), each on a fresh bookmark, the log cut back to its length
 // before each round. V8 compiles a function once it is hot, and the Rust engine needs no such
 // warm-up: before any figure the engine runs every scenario on 1 MiB logs (as a harness's
 // process has by the time a session is under way), and each scenario has 3 rounds more that are
@@ -17,7 +17,9 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { ExactEngine, FileSource, emptyState } from "../dist/index.js";
 
-const ROUNDS = 7;
+// As the Rust benchmark takes it: BGTAIL_BENCH_ROUNDS, 7 by default.
+const ROUNDS = Number(process.env.BGTAIL_BENCH_ROUNDS ?? 7);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error("BGTAIL_BENCH_ROUNDS: a number of runs");
 const WARM_UP = 3;
 const JOB_ID = "bench-1-1";
 const APPENDED = "appended line of a running job, 48 bytes long..\n";
