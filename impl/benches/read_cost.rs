@@ -2,7 +2,8 @@
 //! as the physical anchor for a first read. `cargo bench -p bgtail --bench read_cost`
 //! (set `BGTAIL_BENCH_SIZES=1,64,1024` for MiB sizes; the default is 1 and 64).
 //!
-//! Each figure is the median of several runs (`BGTAIL_BENCH_ROUNDS`, 7 by default); the ratios are exact/shipped and exact/tail.
+//! Each figure is the median of several runs (`BGTAIL_BENCH_ROUNDS`, 7 by default); the ratios
+//! are exact/shipped and exact/tail.
 //! A counting allocator measures each engine's peak heap during one read of a 64 MiB view
 //! holding 500,000 short lines, and the exact engine's over a first read and 1,000 polls of
 //! each log of short lines.
