@@ -9,21 +9,9 @@
 mod common;
 
 use common::{
-    bgtail_exact_ts_engine, check_outcome as outcome, repo, run_text as bgtail, PROTOCOL_BOUNDS,
+    bgtail_exact_ts_engine, check_outcome as outcome, compare_figures as figures, repo,
+    run_text as bgtail, PROTOCOL_BOUNDS,
 };
-
-/// `N traces, R reads, M mismatching reads`, as numbers.
-fn figures(report: &str) -> (u64, u64, u64) {
-    let line = report
-        .lines()
-        .find(|l| l.ends_with("mismatching reads"))
-        .unwrap_or_else(|| panic!("no summary in:\n{report}"));
-    let n: Vec<u64> = line
-        .split([' ', ','])
-        .filter_map(|w| w.parse().ok())
-        .collect();
-    (n[0], n[1], n[2])
-}
 
 #[test]
 fn every_generated_read_of_every_profile_equals_the_rust_engines() {

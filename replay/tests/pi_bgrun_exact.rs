@@ -11,7 +11,8 @@
 mod common;
 
 use common::{
-    check_outcome as outcome, pi_bgrun_engine, pi_bgrun_exact_engine, repo, run_text as bgtail,
+    check_outcome as outcome, compare_figures as figures, pi_bgrun_engine, pi_bgrun_exact_engine,
+    repo, run_text as bgtail,
 };
 
 /// The `always` verdicts of a check, in order.
@@ -83,19 +84,6 @@ fn every_property_holds_over_partial_lines_resets_and_views() {
         outcome(&report).0,
         "1925895 states generated, 938884 unique"
     );
-}
-
-/// `N traces, R reads, M mismatching reads`, as numbers.
-fn figures(report: &str) -> (u64, u64, u64) {
-    let line = report
-        .lines()
-        .find(|l| l.ends_with("mismatching reads"))
-        .unwrap_or_else(|| panic!("no summary in:\n{report}"));
-    let n: Vec<u64> = line
-        .split([' ', ','])
-        .filter_map(|w| w.parse().ok())
-        .collect();
-    (n[0], n[1], n[2])
 }
 
 #[test]

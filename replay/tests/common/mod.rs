@@ -147,3 +147,16 @@ pub const PROTOCOL_BOUNDS: [&[&str]; 4] = [
     &["--bound", "budget-edge"],
     &["--bound", "ci", "--max-lines", "2", "--max-reads", "2"],
 ];
+
+/// The summary of `bgtail compare`, `N traces, R reads, M mismatching reads`, as numbers.
+pub fn compare_figures(report: &str) -> (u64, u64, u64) {
+    let line = report
+        .lines()
+        .find(|l| l.ends_with("mismatching reads"))
+        .unwrap_or_else(|| panic!("no summary in:\n{report}"));
+    let n: Vec<u64> = line
+        .split([' ', ','])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (n[0], n[1], n[2])
+}
