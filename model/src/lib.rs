@@ -27,7 +27,7 @@ mod state;
 pub use bgtail::judge::Flags as ReplyVerdict;
 pub use config::{EngineChoice, ModelConfig, Times};
 pub use model::{renumber_generations, Action, Explained, TailModel, JOB_ID, JOB_PATH, MAX_LINES};
-pub use search::shortest_discovery;
+pub use search::{shortest_discovery, shortest_through};
 pub use state::{
     line_text, partial_text, push_line_text, LineKind, Rendered, TailState, PARTIAL_REST,
 };
