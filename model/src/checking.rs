@@ -156,15 +156,30 @@ where
         let Some(path) = shortest.as_ref().or(v.discovery.as_ref()) else {
             continue;
         };
-        let name = format!("{}-{bound}-{}", slug(summary.engine), slug(v.name));
-        let description = format!(
-            "the shortest counterexample to \"{}\" found by the model checker ({} engine, bound {bound})",
-            v.name, summary.engine
-        );
-        let trace = model.to_trace(path, &name, &description);
-        out.push(Counterexample { name, trace });
+        out.push(counterexample(model, bound, v.name, path));
     }
     out
+}
+
+/// `path`, the shortest counterexample to `property` at `bound` that the model checker found
+/// for `model`'s engine, as a replayable trace named as [`counterexamples`] names it.
+pub fn counterexample<E>(
+    model: &TailModel<E>,
+    bound: &str,
+    property: &str,
+    path: &[Action],
+) -> Counterexample
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    let engine = model.engine.name();
+    let name = format!("{}-{bound}-{}", slug(engine), slug(property));
+    let description = format!(
+        "the shortest counterexample to \"{property}\" found by the model checker ({engine} engine, bound {bound})"
+    );
+    let trace = model.to_trace(path, &name, &description);
+    Counterexample { name, trace }
 }
 
 /// `text` with every character but ASCII letters and digits made `-`.

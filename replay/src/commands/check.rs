@@ -182,13 +182,18 @@ where
     E: Engine + Send + Sync + 'static,
     E::State: Send + Sync,
 {
-    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     for found in checking::counterexamples(model, summary, bound) {
-        let file = dir.join(format!("{}.jsonl", found.name));
-        std::fs::write(&file, found.trace.to_jsonl())
-            .with_context(|| file.display().to_string())?;
-        println!("  wrote {}", file.display());
+        write_counterexample(&found, dir)?;
     }
+    Ok(())
+}
+
+/// Writes `found` into `dir` (made if missing) as `<name>.jsonl`.
+pub fn write_counterexample(found: &checking::Counterexample, dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    let file = dir.join(format!("{}.jsonl", found.name));
+    std::fs::write(&file, found.trace.to_jsonl()).with_context(|| file.display().to_string())?;
+    println!("  wrote {}", file.display());
     Ok(())
 }
 
@@ -324,6 +329,21 @@ pub fn outside_check(
     args: &Args,
     command: &str,
 ) -> anyhow::Result<(Summary, TailModel<OutsideEngine>, String)> {
+    let (model, complete, bound) = outside_model(args, command)?;
+    let engine = model.engine.clone();
+    let (summary, model) = checking::check(model, 1, complete);
+    if let Some(failure) = engine.failure() {
+        bail!("{}: {failure}", engine.name());
+    }
+    Ok((summary, model, bound))
+}
+
+/// The model of an engine in another process at `args`' bound, its actions cut to what the
+/// engine declares it can do; whether every path is required of it; and the bound's name.
+pub fn outside_model(
+    args: &Args,
+    command: &str,
+) -> anyhow::Result<(TailModel<OutsideEngine>, bool, String)> {
     let bounded = outside_config(args)?;
     let timeout = timeout(args.timeout)?;
     let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
@@ -342,11 +362,7 @@ pub fn outside_check(
     }
     let complete = args.bound.complete() && caps.raw && caps.bytes && same_limits;
     let bound = bound_name(args.bound, &config);
-    let (summary, model) = checking::check(TailModel::new(engine.clone(), config), 1, complete);
-    if let Some(failure) = engine.failure() {
-        bail!("{}: {failure}", engine.name());
-    }
-    Ok((summary, model, bound))
+    Ok((TailModel::new(engine, config), complete, bound))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
