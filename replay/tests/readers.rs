@@ -1,7 +1,7 @@
 //! Every reader the project measures (`docs/readers.md`): the page's tables are what
-//! `bgtail readers` gives at CI's bounds, the shortest counterexamples it finds are the
-//! committed ones byte for byte, and the committed counterexamples of the readers too slow to
-//! model-check at those bounds in CI (mux's resets) replay with their anomalies.
+//! `bgtail readers` gives at CI's bounds, the shortest counterexamples it finds or replays
+//! (mux's, found by full checks too slow for CI) are the committed ones byte for byte, and the
+//! committed counterexamples replay with their anomalies through `bgtail replay`.
 
 mod common;
 
@@ -30,7 +30,7 @@ fn the_readers_page_is_what_the_checks_give_and_its_counterexamples_are_committe
     let (code, report) = bgtail(&["readers", "--check", "--export", &out]);
     assert_eq!(code, Some(0), "{report}");
     let committed = repo().join("traces/counterexamples");
-    for reader in ["cmd-pi-bgrun-", "cmd-gemini-cli-"] {
+    for reader in ["cmd-pi-bgrun-", "cmd-gemini-cli-", "cmd-mux-"] {
         let made = traces_in(dir.path(), reader);
         assert!(!made.is_empty(), "{reader}: no counterexample\n{report}");
         assert_eq!(made, traces_in(&committed, reader), "{reader}");
@@ -59,6 +59,11 @@ fn the_pinned_gemini_cli_and_mux_counterexamples_replay_with_their_anomalies() {
         (
             &gemini,
             "cmd-gemini-cli-cap-bounded-output",
+            &["bounded output: OverBudget"],
+        ),
+        (
+            &mux,
+            "cmd-mux-cap-bounded-output",
             &["bounded output: OverBudget"],
         ),
         (

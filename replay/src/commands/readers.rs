@@ -12,7 +12,7 @@ use anyhow::{bail, Context as _};
 use bgtail::replay::Replay;
 use bgtail::Engine;
 use bgtail_model::checking::{self, Summary};
-use bgtail_model::{shortest_discovery, TailModel};
+use bgtail_model::{shortest_discovery, Action, LineKind, TailModel};
 use stateright::Expectation;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,17 +64,31 @@ const fn at(bound: Bound, max_lines: Option<u8>, max_reads: Option<u8>) -> At {
     }
 }
 
+/// A path a reader is run along, literally, at a bound too large to search on every run: the
+/// shortest counterexamples a full check at that bound found (docs/readers.md gives its
+/// command). The judge names what the reader does on it now, so a reader that stops failing
+/// there changes the table.
+struct Witness {
+    at: At,
+    path: &'static [Action],
+}
+
 /// A reader of the table.
 struct Reader {
     name: &'static str,
     source: Source,
     /// Issue #28's two worlds, and CI's families (resets, partial lines, the exit) over small
     /// logs; mux, whose every state is rebuilt by real processes at tens of reads per second,
-    /// at the gap world only (its resets and partial lines are measured by the corpus).
+    /// at the gap world only, with its witnesses for the cap world and CI's families.
     bounds: &'static [At],
+    /// Paths replayed at bounds the reader is not searched at (empty for all but mux).
+    witnesses: &'static [Witness],
 }
 
 const CI_SMALL: At = at(Bound::Ci, Some(3), Some(2));
+/// CI's families over 1-line logs and 2 reads: 6,007 unique states and 269 s for mux (the cap
+/// world: 7,845 and 482 s); with this bound among mux's, a `bgtail readers` run takes 18 m 53 s.
+const CI_ONE_LINE: At = at(Bound::Ci, Some(1), Some(2));
 
 const READERS: [Reader; 4] = [
     Reader {
@@ -85,6 +99,7 @@ const READERS: [Reader; 4] = [
             at(Bound::Cap, None, None),
             CI_SMALL,
         ],
+        witnesses: &[],
     },
     Reader {
         name: "pi-bgrun 0.7.1 (its own code)",
@@ -93,6 +108,7 @@ const READERS: [Reader; 4] = [
             checkout: "upstream/pi-bgrun-0.7.1",
         },
         bounds: &[at(Bound::Gap, None, None), at(Bound::Cap, None, None)],
+        witnesses: &[],
     },
     Reader {
         name: "Gemini CLI at 5411f113 (its own code)",
@@ -105,6 +121,7 @@ const READERS: [Reader; 4] = [
             at(Bound::Cap, None, None),
             CI_SMALL,
         ],
+        witnesses: &[],
     },
     Reader {
         name: "mux 0.28.2 (its own code)",
@@ -113,11 +130,69 @@ const READERS: [Reader; 4] = [
             checkout: "upstream/mux-f2160b19",
         },
         bounds: &[at(Bound::Gap, None, None)],
+        witnesses: &[
+            Witness {
+                at: CI_ONE_LINE,
+                path: &[
+                    Action::Append(LineKind::Short),
+                    Action::Read(1),
+                    Action::Truncate,
+                    Action::Read(1),
+                ],
+            },
+            Witness {
+                at: CI_ONE_LINE,
+                path: &[
+                    Action::Append(LineKind::Short),
+                    Action::Read(1),
+                    Action::Rewrite,
+                    Action::Read(1),
+                ],
+            },
+            Witness {
+                at: CI_ONE_LINE,
+                path: &[
+                    Action::Append(LineKind::Short),
+                    Action::Read(1),
+                    Action::Truncate,
+                    Action::Append(LineKind::Long),
+                    Action::Read(1),
+                ],
+            },
+            Witness {
+                at: CI_ONE_LINE,
+                path: &[
+                    Action::WritePartial,
+                    Action::Read(1),
+                    Action::Truncate,
+                    Action::Read(1),
+                ],
+            },
+            Witness {
+                at: at(Bound::Cap, None, None),
+                path: &[
+                    Action::Append(LineKind::Long),
+                    Action::Append(LineKind::Long),
+                    Action::Append(LineKind::Long),
+                    Action::Append(LineKind::Long),
+                    Action::Read(1),
+                ],
+            },
+        ],
     },
 ];
 
-/// The model's `always` properties, in its order: the table's columns, taken from the model
-/// so that a property it gains is a column too.
+/// The column of the shortest counterexample to any `always` property that writes or
+/// completes a partial line on its way.
+const PARTIAL_LINES: &str = "partial lines";
+
+/// Whether `action` writes or completes a partial line.
+fn partial(action: &Action) -> bool {
+    matches!(action, Action::WritePartial | Action::CompletePartial)
+}
+
+/// The model's `always` properties, in its order: the table's columns before
+/// [`PARTIAL_LINES`], taken from the model so that a property it gains is a column too.
 fn properties() -> Vec<&'static str> {
     use stateright::Model as _;
     TailModel::exact(bgtail_model::ModelConfig::ci())
@@ -130,6 +205,7 @@ fn properties() -> Vec<&'static str> {
 
 /// A broken property's shortest counterexample: where, how long, which anomaly.
 struct Broken {
+    /// The bound's name, and `path replayed` where the path is a witness's.
     bound: String,
     path: Vec<bgtail_model::Action>,
     anomaly: String,
@@ -142,6 +218,11 @@ struct Measured {
     broken: BTreeMap<&'static str, Broken>,
     /// Each bound's name and its unique states.
     checked: Vec<(String, usize)>,
+    /// Each witness's bound and its length.
+    replayed: Vec<(String, usize)>,
+    /// Whether a bound searched writes partial lines: where none does, the partial lines
+    /// column says it is not checked rather than `holds`.
+    partial_searched: bool,
     corpus: Corpus,
 }
 
@@ -238,6 +319,9 @@ fn measure(reader: &Reader, engine: &ReplayEngine, args: &Args) -> anyhow::Resul
             }
         }
     }
+    for witness in reader.witnesses {
+        replay_witness(&mut measured, witness, engine, args)?;
+    }
     measured.corpus = corpus(engine, args)?;
     Ok(measured)
 }
@@ -256,8 +340,10 @@ fn check_args(engine: &ReplayEngine, spec: &At, args: &Args) -> check::Args {
 /// The bound as the table names it (`ci, 3 lines, 2 reads`).
 fn label(spec: &At) -> String {
     let mut label = check::bound_slug(spec.bound);
-    if let Some(n) = spec.max_lines {
-        label.push_str(&format!(", {n} lines"));
+    match spec.max_lines {
+        Some(1) => label.push_str(", 1 line"),
+        Some(n) => label.push_str(&format!(", {n} lines")),
+        None => {}
     }
     if let Some(n) = spec.max_reads {
         label.push_str(&format!(", {n} reads"));
@@ -291,24 +377,121 @@ where
             .rev()
             .find_map(|step| step.anomalies.iter().find(|a| a.kind.property() == v.name))
             .map_or_else(|| "?".to_owned(), |a| format!("{:?}", a.kind));
-        let shorter = measured
-            .broken
-            .get(v.name)
-            .is_none_or(|b| path.len() < b.path.len());
-        if shorter {
-            measured.broken.insert(
-                v.name,
-                Broken {
-                    bound: label.to_owned(),
-                    path,
-                    anomaly,
-                },
+        keep(measured, v.name, label, &anomaly, path);
+    }
+    if model.config.partial_lines {
+        measured.partial_searched = true;
+        if let Some(path) = shortest_through_partial(model) {
+            keep(
+                measured,
+                PARTIAL_LINES,
+                label,
+                &explain_last(model, &path),
+                path,
             );
         }
     }
     if let Some(dir) = &args.export {
         check::export(model, summary, dir, &check::bound_slug(bound))?;
     }
+    Ok(())
+}
+
+/// The shortest path that writes or completes a partial line and reaches a state where an
+/// `always` property fails.
+fn shortest_through_partial<E>(model: &TailModel<E>) -> Option<Vec<Action>>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    use stateright::Model as _;
+    let always: Vec<_> = model
+        .properties()
+        .into_iter()
+        .filter(|p| p.expectation == Expectation::Always)
+        .collect();
+    let bad = |s: &_| always.iter().any(|p| !(p.condition)(model, s));
+    bgtail_model::shortest_through(model, partial, bad)
+}
+
+/// The first anomaly of an `always` property the judge names at the path's last step.
+fn explain_last<E: Engine>(model: &TailModel<E>, path: &[Action]) -> String {
+    let properties = properties();
+    model
+        .explain(path)
+        .last()
+        .and_then(|step| {
+            step.anomalies
+                .iter()
+                .find(|a| properties.contains(&a.kind.property()))
+        })
+        .map_or_else(|| "?".to_owned(), |a| format!("{:?}", a.kind))
+}
+
+/// Keeps `path` as `column`'s counterexample where it is shorter than the one kept, and says
+/// whether it did.
+fn keep(
+    measured: &mut Measured,
+    column: &'static str,
+    bound: &str,
+    anomaly: &str,
+    path: Vec<Action>,
+) -> bool {
+    let shorter = measured
+        .broken
+        .get(column)
+        .is_none_or(|b| path.len() < b.path.len());
+    if shorter {
+        let broken = Broken {
+            bound: bound.to_owned(),
+            path,
+            anomaly: anomaly.to_owned(),
+        };
+        measured.broken.insert(column, broken);
+    }
+    shorter
+}
+
+/// Runs the reader along a witness's path and keeps, per property, the path up to the step
+/// where the judge first names an anomaly of it, where that is shorter than the one kept (and,
+/// with `--export`, writes it as the trace a full check would write).
+fn replay_witness(
+    measured: &mut Measured,
+    witness: &Witness,
+    engine: &ReplayEngine,
+    args: &Args,
+) -> anyhow::Result<()> {
+    let ReplayEngine::Command(command) = engine else {
+        bail!("a witness is replayed through an engine in another process");
+    };
+    let label = label(&witness.at);
+    let (model, _, _) = check::outside_model(&check_args(engine, &witness.at, args), command)?;
+    let explained = model.explain(witness.path);
+    if let Some(failure) = model.engine.failure() {
+        bail!("{}: {failure}", model.engine.name());
+    }
+    let properties = properties();
+    let bound = format!("{label}, path replayed");
+    for (step, e) in explained.iter().enumerate() {
+        let path = &witness.path[..=step];
+        for a in &e.anomalies {
+            let Some(&name) = properties.iter().find(|p| **p == a.kind.property()) else {
+                continue;
+            };
+            let anomaly = format!("{:?}", a.kind);
+            if path.iter().any(partial) {
+                keep(measured, PARTIAL_LINES, &bound, &anomaly, path.to_vec());
+            }
+            if keep(measured, name, &bound, &anomaly, path.to_vec()) {
+                if let Some(dir) = &args.export {
+                    let slug = check::bound_slug(witness.at.bound);
+                    let found = checking::counterexample(&model, &slug, name, path);
+                    check::write_counterexample(&found, dir)?;
+                }
+            }
+        }
+    }
+    measured.replayed.push((label, witness.path.len()));
     Ok(())
 }
 
@@ -365,19 +548,49 @@ fn with_generated(page: &str, table: &str) -> Option<String> {
     Some(format!("{}\n{table}{}", &page[..begin], &page[end..]))
 }
 
+/// The witnesses' bounds in the order first met, each with its paths' lengths
+/// (`cap: 1 path replayed (5 steps)`).
+fn replayed(witnesses: &[(String, usize)]) -> Vec<String> {
+    let mut bounds: Vec<(&str, Vec<String>)> = Vec::new();
+    for (bound, steps) in witnesses {
+        match bounds.iter_mut().find(|(b, _)| b == bound) {
+            Some((_, lengths)) => lengths.push(steps.to_string()),
+            None => bounds.push((bound, vec![steps.to_string()])),
+        }
+    }
+    bounds
+        .into_iter()
+        .map(|(bound, lengths)| {
+            let paths = if lengths.len() == 1 { "path" } else { "paths" };
+            let n = lengths.len();
+            format!(
+                "{bound}: {n} {paths} replayed ({} steps)",
+                lengths.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// The tables, in Markdown.
 fn render(rows: &[(&Reader, Measured)]) -> String {
-    let properties = properties();
+    let mut columns = properties();
+    columns.push(PARTIAL_LINES);
     let mut out = String::new();
     out.push_str("| reader | ");
-    out.push_str(&properties.join(" | "));
+    out.push_str(&columns.join(" | "));
     out.push_str(" |\n|---|");
-    out.push_str(&"---|".repeat(properties.len()));
+    out.push_str(&"---|".repeat(columns.len()));
     out.push('\n');
     for (reader, m) in rows {
-        let cells: Vec<String> = properties
+        let cells: Vec<String> = columns
             .iter()
-            .map(|p| m.broken.get(p).map_or("holds".to_owned(), cell))
+            .map(|c| match m.broken.get(c) {
+                Some(broken) => cell(broken),
+                None if *c == PARTIAL_LINES && !m.partial_searched => {
+                    "not checked (no bound writes partial lines)".to_owned()
+                }
+                None => "holds".to_owned(),
+            })
             .collect();
         out.push_str(&format!("| {} | {} |\n", reader.name, cells.join(" | ")));
     }
@@ -387,6 +600,7 @@ fn render(rows: &[(&Reader, Measured)]) -> String {
             .checked
             .iter()
             .map(|(b, n)| format!("{b}: {}", thousands(*n as u64)))
+            .chain(replayed(&m.replayed))
             .collect();
         out.push_str(&format!("| {} | {} |\n", reader.name, bounds.join("; ")));
     }
@@ -453,4 +667,60 @@ fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn witnesses_are_grouped_by_bound_in_the_order_first_met() {
+        let ci = "ci, 1 line, 2 reads".to_owned();
+        let witnesses = [(ci.clone(), 4), ("cap".to_owned(), 5), (ci, 5)];
+        assert_eq!(
+            replayed(&witnesses),
+            [
+                "ci, 1 line, 2 reads: 2 paths replayed (4, 5 steps)",
+                "cap: 1 path replayed (5 steps)",
+            ]
+        );
+    }
+
+    /// The partial lines cell of a reader measured as `measured`.
+    fn partial_cell(measured: Measured) -> String {
+        let reader = Reader {
+            name: "r",
+            source: Source::Exact,
+            bounds: &[],
+            witnesses: &[],
+        };
+        let table = render(&[(&reader, measured)]);
+        let row = table.lines().find(|l| l.starts_with("| r |")).unwrap();
+        row.trim_end_matches(" |")
+            .rsplit(" | ")
+            .next()
+            .unwrap()
+            .to_owned()
+    }
+
+    #[test]
+    fn partial_lines_hold_only_where_a_bound_wrote_them() {
+        assert_eq!(
+            partial_cell(Measured::default()),
+            "not checked (no bound writes partial lines)"
+        );
+        let searched = Measured {
+            partial_searched: true,
+            ..Measured::default()
+        };
+        assert_eq!(partial_cell(searched), "holds");
+        let mut broken = Measured::default();
+        let path = vec![Action::WritePartial, Action::Read(1)];
+        assert!(keep(&mut broken, PARTIAL_LINES, "ci", "Lost", path.clone()));
+        assert!(!keep(&mut broken, PARTIAL_LINES, "ci", "Stalled", path));
+        assert_eq!(
+            partial_cell(broken),
+            "**Lost** (ci, 2 steps: WritePartial, Read(1))"
+        );
+    }
 }
