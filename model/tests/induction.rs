@@ -155,3 +155,16 @@ fn every_state_the_bounded_checks_reach_satisfies_the_invariant() {
     // the bookmark to), so there are more of them than the checker's unique states.
     assert_eq!(counts, [1_494_270, 2_281_828]);
 }
+
+/// Every state the CI bound itself reaches (4 lines, 1 reset, any number of reads) satisfies
+/// the invariant: the induction's `Inv` is checked against the states of the bounded check
+/// at the bound it runs at, not only at 3 lines (about 96 s here).
+#[test]
+#[cfg_attr(
+    not(feature = "slow-checks"),
+    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
+)]
+fn every_state_the_ci_bound_reaches_at_4_lines_satisfies_the_invariant() {
+    let reached = reached_states_satisfy_the_invariant(&TailModel::exact(ModelConfig::ci()));
+    assert_eq!(reached, 2_237_303);
+}
