@@ -172,6 +172,27 @@ impl ModelConfig {
         }
     }
 
+    /// CI's, with a fold threshold of 2, so that within 4 lines one reply can show a fold
+    /// together with the budget's overflow or with coverage overflow: at the CI limits'
+    /// threshold of 3 each such pair needs 5 lines (3 repeated lines and 2 others).
+    pub fn fold_pairs() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.fold_threshold = 2;
+        ModelConfig {
+            limits,
+            ..Self::ci()
+        }
+    }
+
+    /// Whether a reply within the bound can show a fold beside another feature that needs
+    /// two lines of its own (two long lines overflow the budget; two covered runs overflow
+    /// the coverage): the fold's repeated lines and those two fit in `max_lines`.
+    pub fn reaches_fold_pairs(&self) -> bool {
+        self.kinds.contains(&LineKind::Repeated)
+            && self.kinds.contains(&LineKind::Long)
+            && usize::from(self.max_lines) >= self.limits.fold_threshold + 2
+    }
+
     /// Issue #28's world: appends and condensed reads of two widths, nothing else. The
     /// shipped engine's gap symptom needs only this.
     pub fn issue_28_gap() -> Self {

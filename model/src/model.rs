@@ -211,6 +211,16 @@ where
             }),
             Property::sometimes("a fold was emitted", |_, s: &Self::State| s.last.folded),
         ];
+        if self.config.reaches_fold_pairs() {
+            properties.push(Property::sometimes(
+                "a fold beside the budget's overflow",
+                |_, s: &Self::State| s.last.folded && s.last.left_out,
+            ));
+            properties.push(Property::sometimes(
+                "a fold beside coverage overflow",
+                |_, s: &Self::State| s.last.folded && s.last.forgot,
+            ));
+        }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.

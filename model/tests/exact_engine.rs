@@ -36,6 +36,20 @@ fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_a
     keeps_the_contract(ModelConfig::ci_non_content(), 176_048);
 }
 
+/// A fold beside the budget's overflow and beside coverage overflow, each in one reply,
+/// within 4 lines (a fold threshold of 2): the two `sometimes` properties of the pairs are
+/// reached, and the contract holds.
+#[test]
+#[cfg_attr(
+    not(feature = "slow-checks"),
+    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
+)]
+fn exact_keeps_the_contract_where_a_fold_meets_either_overflow_in_4_lines() {
+    let config = ModelConfig::fold_pairs();
+    assert!(config.reaches_fold_pairs() && !ModelConfig::ci().reaches_fold_pairs());
+    keeps_the_contract(config, 2_129_569);
+}
+
 /// Every sequence of any length over logs of up to 3 lines — any number of reads and of
 /// truncations and rewrites — by reachability: the inductive check's claim at 3 lines, from
 /// no invariant, only the engine's quotient (`model/tests/long_sequences.rs` holds it to

@@ -22,6 +22,9 @@ pub enum Bound {
     /// view keeps one complete line and maybe a partial one, so the budget and the fold are
     /// out of reach: no path is required).
     LineBoundCut,
+    /// CI's, with a fold threshold of 2: a fold beside the budget's or the coverage's
+    /// overflow within 4 lines.
+    FoldPairs,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families and kinds over logs of up to 3 lines,
@@ -40,7 +43,7 @@ impl Bound {
     pub fn complete(self) -> bool {
         matches!(
             self,
-            Bound::Ci | Bound::CiNonContent | Bound::Deep | Bound::AnyLength
+            Bound::Ci | Bound::CiNonContent | Bound::FoldPairs | Bound::Deep | Bound::AnyLength
         )
     }
 
@@ -49,6 +52,7 @@ impl Bound {
             Bound::Ci => ModelConfig::ci(),
             Bound::CiNonContent => ModelConfig::ci_non_content(),
             Bound::LineBoundCut => ModelConfig::line_bound(),
+            Bound::FoldPairs => ModelConfig::fold_pairs(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),
