@@ -28,7 +28,7 @@ export const harnessLink = { running: null, shown: [] };
  * `supportsNativeJobSnapshot(ctx)`, `readWindowMax()` and `jobRecord(id)` (its `jobs` map).
  */
 export function exactBgtailCore(upstream) {
-  // Every bookmark of this session, as plain JSON (`snapshotState` would serialise it).
+  // Every bookmark of this pi process, as plain JSON (`snapshotState` would serialise it).
   const state = emptyState();
   return async function bgtailCore(params, ctx) {
     harnessLink.shown = [];
@@ -71,8 +71,8 @@ function request(params, running) {
 }
 
 /**
- * Whether the job may still write. A job this session started runs until its record has an
- * exit code. A log with no record (another session's job, a log left on disk) is taken as
+ * Whether the job may still write. A job this pi process started runs until its record has an
+ * exit code. A log with no record (another pi process's job, a log left on disk) is taken as
  * running: the engine still sees the wrapper's `__BGRUN_EXIT__` line when it exited, and until
  * then an unfinished last line is shown without being counted as seen.
  */
