@@ -220,9 +220,6 @@ struct Measured {
     checked: Vec<(String, usize)>,
     /// Each witness's bound and its length.
     replayed: Vec<(String, usize)>,
-    /// Whether a bound searched writes partial lines: where none does, the partial lines
-    /// column says it is not checked rather than `holds`.
-    partial_searched: bool,
     corpus: Corpus,
 }
 
@@ -380,7 +377,6 @@ where
         keep(measured, v.name, label, &anomaly, path);
     }
     if model.config.partial_lines {
-        measured.partial_searched = true;
         if let Some(path) = shortest_through_partial(model) {
             keep(
                 measured,
@@ -571,6 +567,12 @@ fn replayed(witnesses: &[(String, usize)]) -> Vec<String> {
         .collect()
 }
 
+/// Whether a bound the reader is searched at writes partial lines: where none does, the
+/// partial lines column says it is not checked rather than `holds`.
+fn writes_partial_lines(reader: &Reader) -> bool {
+    reader.bounds.iter().any(|b| b.bound.config().partial_lines)
+}
+
 /// The tables, in Markdown.
 fn render(rows: &[(&Reader, Measured)]) -> String {
     let mut columns = properties();
@@ -586,7 +588,7 @@ fn render(rows: &[(&Reader, Measured)]) -> String {
             .iter()
             .map(|c| match m.broken.get(c) {
                 Some(broken) => cell(broken),
-                None if *c == PARTIAL_LINES && !m.partial_searched => {
+                None if *c == PARTIAL_LINES && !writes_partial_lines(reader) => {
                     "not checked (no bound writes partial lines)".to_owned()
                 }
                 None => "holds".to_owned(),
@@ -687,11 +689,11 @@ mod tests {
     }
 
     /// The partial lines cell of a reader measured as `measured`.
-    fn partial_cell(measured: Measured) -> String {
+    fn partial_cell(bounds: &'static [At], measured: Measured) -> String {
         let reader = Reader {
             name: "r",
             source: Source::Exact,
-            bounds: &[],
+            bounds,
             witnesses: &[],
         };
         let table = render(&[(&reader, measured)]);
@@ -705,21 +707,18 @@ mod tests {
 
     #[test]
     fn partial_lines_hold_only_where_a_bound_wrote_them() {
+        const GAP: &[At] = &[at(Bound::Gap, None, None)];
         assert_eq!(
-            partial_cell(Measured::default()),
+            partial_cell(GAP, Measured::default()),
             "not checked (no bound writes partial lines)"
         );
-        let searched = Measured {
-            partial_searched: true,
-            ..Measured::default()
-        };
-        assert_eq!(partial_cell(searched), "holds");
+        assert_eq!(partial_cell(&[CI_SMALL], Measured::default()), "holds");
         let mut broken = Measured::default();
         let path = vec![Action::WritePartial, Action::Read(1)];
         assert!(keep(&mut broken, PARTIAL_LINES, "ci", "Lost", path.clone()));
         assert!(!keep(&mut broken, PARTIAL_LINES, "ci", "Stalled", path));
         assert_eq!(
-            partial_cell(broken),
+            partial_cell(&[CI_SMALL], broken),
             "**Lost** (ci, 2 steps: WritePartial, Read(1))"
         );
     }
