@@ -499,3 +499,49 @@ fn lines_that_fill_the_budget_exactly_are_all_shown() {
         format!("first read: 2 lines — log at 2 lines\n{a}\n{b}")
     );
 }
+
+/// A read that starts over depends on the old bookmark only through its generation and the
+/// reason (the engine's `Opening::Reset`): bookmarks of one log that differ in coverage and
+/// the line index give the same reply and the same next state. The
+/// inductive check answers every such bookmark with one read on that ground
+/// (`bgtail_model::induction::factor`).
+#[test]
+fn a_read_that_starts_over_reads_nothing_of_the_bookmark_but_its_generation() {
+    use bgtail::exact::ExactState;
+    use bgtail::source::SliceLog;
+    use bgtail::{Engine, Job};
+    let engine = ExactEngine::default();
+    let job = Job {
+        id: "job-1-1",
+        path: "/job.log",
+    };
+    let source = |bytes: &'static [u8]| SliceLog {
+        bytes,
+        file_number: 0,
+        missing: false,
+    };
+    let before: &[u8] = b"one\ntwo\nthree\npart";
+    // Two histories of the same log: one complete line shown, or every one.
+    let states = [1, 10].map(|lines| {
+        let mut state = ExactState::default();
+        engine
+            .read(&mut state, job, &source(before), &running(lines))
+            .unwrap();
+        state
+    });
+    let [a, b] = &states;
+    assert_ne!(a.get(job.id).unwrap().coverage, b.get(job.id).unwrap().coverage);
+    for (after, reason) in [
+        (&b"one\n"[..], ResetReason::Shrank),
+        (b"One\ntwo\nthree\npart, and more\n", ResetReason::Rewritten),
+    ] {
+        let outcomes = states.clone().map(|mut state| {
+            let reply = engine
+                .read(&mut state, job, &source(after), &running(10))
+                .unwrap();
+            assert_eq!(reply.reset, Some(reason));
+            (format!("{reply:?}"), format!("{state:?}"))
+        });
+        assert_eq!(outcomes[0], outcomes[1], "{reason:?}");
+    }
+}

@@ -4,7 +4,7 @@ use super::align::{align, Aligned};
 use super::text::{Claimed, Condensing, Parsed, ResultObject};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
-use super::{statements, Judge, ReadInput, Rules};
+use super::{statements, Judge, Opening, ReadInput, Rules};
 use crate::upstream::condense::TextFormat;
 use crate::upstream::js::{truncate_utf16, utf16_len};
 use crate::upstream::limits::Limits;
@@ -45,13 +45,13 @@ impl Judge {
             }
             None => input.text,
         };
-        let first = self.last.is_none();
-        v.new_generation = self.begins_generation(input.log, input.file);
+        let opening = self.opening(input.log, input.file);
+        let first = opening == Opening::First;
+        v.new_generation = matches!(opening, Opening::NewGeneration { .. });
         if v.new_generation {
-            *self = Judge {
-                last: self.last,
-                ..Judge::default()
-            };
+            // What the reply owes of a new generation depends on the old one only through
+            // `opening`: the judge forgets the rest before it reads the reply.
+            *self = Judge::default();
         }
         let raw = input.request.raw;
         let parsed = Parsed::of(text, rules.text_format, raw);
@@ -75,7 +75,7 @@ impl Judge {
         v.flags.bound_cut = truth.bound_hit;
         v.flags.reset_reported = claimed.reset;
         v.flags.forgot = claimed.forgot;
-        self.check_reset_reason(input, &claimed, &mut v);
+        check_reset_reason(opening, input, &claimed, &mut v);
         if !first && claimed.reset != v.new_generation {
             v.push(Anomaly::new(
                 AnomalyKind::WrongReset,
@@ -114,28 +114,6 @@ impl Judge {
             v.push(a);
         }
         v
-    }
-
-    /// A reset's stated reason against the log: at the same file, "the log shrank" exactly
-    /// when it is shorter than the last read saw (another reason for a shrink, or a shrink
-    /// named for a log that grew, is a wrong reset).
-    fn check_reset_reason(&self, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
-        let (Some(last), Some(said)) = (self.last, claimed.shrank) else {
-            return;
-        };
-        let shrank = (input.log.len() as u64) < last.len;
-        if last.file == input.file && said != shrank {
-            v.push(Anomaly::new(
-                AnomalyKind::WrongReset,
-                None,
-                if shrank {
-                    "a reset for the shrink (the log is shorter than the last read saw)"
-                } else {
-                    "a reason other than a shrink (the log is not shorter than the last read saw)"
-                },
-                summary(input.text),
-            ));
-        }
     }
 
     /// The engine's claimed ranges as a flag per line of `truth` (empty: no claims).
@@ -378,6 +356,33 @@ impl Judge {
             trusted: !self.forgot && !claimed.forgot,
         };
         statements::check(claimed, &facts, v);
+    }
+}
+
+/// A reset's stated reason against the log: at the same file, "the log shrank" exactly when
+/// it is shorter than the last read saw (another reason for a shrink, or a shrink named for
+/// a log that grew, is a wrong reset).
+fn check_reset_reason(opening: Opening, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
+    let (
+        Opening::NewGeneration {
+            shrank: Some(shrank),
+        },
+        Some(said),
+    ) = (opening, claimed.shrank)
+    else {
+        return;
+    };
+    if said != shrank {
+        v.push(Anomaly::new(
+            AnomalyKind::WrongReset,
+            None,
+            if shrank {
+                "a reset for the shrink (the log is shorter than the last read saw)"
+            } else {
+                "a reason other than a shrink (the log is not shorter than the last read saw)"
+            },
+            summary(input.text),
+        ));
     }
 }
 

@@ -17,6 +17,22 @@ pub(super) struct LastRead {
     pub(super) settled: u64,
 }
 
+/// What a read finds of the judge's generation ([`Judge::opening`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Opening {
+    /// No read before: the judge saw nothing.
+    First,
+    /// The log continues the bytes the last read saw.
+    Continues,
+    /// The log no longer continues them.
+    NewGeneration {
+        /// At the same file, whether the log is shorter than the last read saw; `None` for
+        /// another file, where no shrink is owed.
+        shrank: Option<bool>,
+    },
+}
+
 /// What the agent was delivered: the judge's whole state, small enough for a model's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Judge {
@@ -103,6 +119,19 @@ impl Judge {
         self.last.is_some_and(|l| {
             l.file != file || (log.len() as u64) < l.len || fnv1a(&log[..l.len as usize]) != l.hash
         })
+    }
+
+    /// What a read of `log` (the file numbered `file`) finds of this judge's generation, before
+    /// anything is judged. A new generation keeps only whether the log shrank: the judge then
+    /// starts over from [`Judge::default`], so nothing else of what it held can reach the verdict.
+    pub fn opening(&self, log: &[u8], file: u64) -> Opening {
+        match self.last {
+            None => Opening::First,
+            Some(_) if !self.begins_generation(log, file) => Opening::Continues,
+            Some(l) => Opening::NewGeneration {
+                shrank: (l.file == file).then_some((log.len() as u64) < l.len),
+            },
+        }
     }
 
     /// Records what the reply delivered and what the log was.

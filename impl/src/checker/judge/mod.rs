@@ -46,7 +46,7 @@ mod text;
 mod truth;
 mod verdict;
 
-pub use delivered::Judge;
+pub use delivered::{Judge, Opening};
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 pub use verdict::{Anomaly, AnomalyKind, Flags, LineRef, Verdict};
 

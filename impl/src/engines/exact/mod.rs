@@ -95,6 +95,40 @@ pub struct ExactBookmark {
     pub index: LineIndex,
 }
 
+/// What of a bookmark tells whether the log is still its generation: where it was, which file,
+/// how long, and the fingerprints of its head and of the bytes before its settled end.
+///
+/// The generation check sees a bookmark only through this: coverage, the partial line seen
+/// and the line index cannot change whether a read starts over, nor why. The inductive check
+/// (`bgtail_model::induction`) rests on that to answer every bookmark of one generation print
+/// and reason with one read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerationPrint<'a> {
+    /// The path the id resolved to.
+    pub path: &'a str,
+    /// Which file sat at the path, when the source knows.
+    pub identity: Option<LogIdentity>,
+    /// The log's size.
+    pub size: u64,
+    /// The log's first bytes.
+    pub head: BytePrint,
+    /// The bytes before the settled end.
+    pub settled_print: Option<BytePrint>,
+}
+
+impl ExactBookmark {
+    /// What of this bookmark the generation check reads.
+    pub fn generation_print(&self) -> GenerationPrint<'_> {
+        GenerationPrint {
+            path: &self.path,
+            identity: self.identity,
+            size: self.size,
+            head: self.head,
+            settled_print: self.settled_print,
+        }
+    }
+}
+
 /// All bookmarks, least recently read first; the least recently read is evicted when full.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ExactState {
@@ -221,13 +255,28 @@ impl ExactEngine {
         let head_len = stat.size.min(self.limits.head_probe_bytes);
         let head_bytes = read_span(log, 0, head_len, &mut bytes_read)?;
         let head = BytePrint::of(0, &head_bytes);
-        let prev = state.get(job.id);
-        let reset = prev
-            .map(|p| Self::generation_change(p, job.path, stat, &head_bytes, log, &mut bytes_read))
-            .transpose()?
-            .flatten();
-        let continuing = prev.filter(|_| reset.is_none());
-        let start = render::Start::after(prev, reset);
+        let opening = match state.get(job.id) {
+            None => render::Opening::First,
+            Some(prev) => {
+                let print = prev.generation_print();
+                match Self::generation_change(
+                    &print,
+                    job.path,
+                    stat,
+                    &head_bytes,
+                    log,
+                    &mut bytes_read,
+                )? {
+                    None => render::Opening::Continues(prev),
+                    Some(reason) => render::Opening::Reset {
+                        generation: prev.generation,
+                        reason,
+                    },
+                }
+            }
+        };
+        let continuing = opening.continuing();
+        let start = render::Start::of(&opening);
         let read = Read {
             job,
             request,
@@ -510,13 +559,32 @@ fn line_start_before(log: &dyn LogSource, start: u64, floor: u64, bytes_read: &m
 }
 
 impl ExactEngine {
+    /// Whether a read of `log` at `path` would start a new generation of the bookmark whose
+    /// generation print is `print` ([`ExactBookmark::generation_print`]), and why: the check
+    /// a read runs first, on the same bytes (the log's head, then the bytes before the
+    /// bookmark's settled end). `Ok(None)`: the read continues the bookmark.
+    pub fn generation_check(
+        &self,
+        print: &GenerationPrint<'_>,
+        path: &str,
+        log: &dyn LogSource,
+    ) -> Result<Option<ResetReason>, SourceError> {
+        let stat = log.stat()?;
+        let mut bytes_read = 0;
+        let head_len = stat.size.min(self.limits.head_probe_bytes);
+        let head = read_span(log, 0, head_len, &mut bytes_read)?;
+        Self::generation_change(print, path, stat, &head, log, &mut bytes_read)
+    }
+}
+
+impl ExactEngine {
     /// Whether the log is another generation than the bookmark's, and why. `head` holds the
     /// log's first bytes, at least as many as the bookmark hashed unless the log shrank.
     ///
     /// Last, the bytes before the bookmark's settled end are read back and compared: a log cut
     /// and regrown past its old size behind an unchanged head is another generation too.
     fn generation_change(
-        prev: &ExactBookmark,
+        prev: &GenerationPrint<'_>,
         path: &str,
         stat: LogStat,
         head: &[u8],

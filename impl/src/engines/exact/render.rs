@@ -29,12 +29,37 @@ pub(crate) struct Start {
     pub partial_seen: Option<(u64, u64)>,
 }
 
+/// What a read found of the bookmark's generation, once the generation check ran.
+///
+/// A read that starts over holds only the generation it follows and the reason: nothing of
+/// the bookmark's coverage, partial line or index can reach its reply or its next bookmark.
+pub(crate) enum Opening<'a> {
+    /// No bookmark: the job's first read.
+    First,
+    /// The log continues the bookmark's generation.
+    Continues(&'a super::ExactBookmark),
+    /// The log is another generation than the bookmark's, numbered `generation`.
+    Reset {
+        generation: u64,
+        reason: ResetReason,
+    },
+}
+
+impl<'a> Opening<'a> {
+    /// The bookmark, when the read continues its generation.
+    pub fn continuing(&self) -> Option<&'a super::ExactBookmark> {
+        match *self {
+            Opening::Continues(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
 impl Start {
-    /// Where a read starts from, given the bookmark (if any) and the new generation's reason
-    /// (if the log is another generation than the bookmark's).
-    pub fn after(prev: Option<&super::ExactBookmark>, reset: Option<ResetReason>) -> Start {
-        match (prev, reset) {
-            (Some(p), None) => Start {
+    /// Where a read starts from: the bookmark's memory when it continues, else a fresh one.
+    pub fn of(opening: &Opening<'_>) -> Start {
+        match *opening {
+            Opening::Continues(p) => Start {
                 generation: p.generation,
                 coverage: p.coverage.clone(),
                 settled_before: Some(p.settled_end),
@@ -42,22 +67,24 @@ impl Start {
                 reset: None,
                 partial_seen: p.partial_seen,
             },
-            (Some(p), Some(_)) => Start {
-                generation: p.generation + 1,
-                coverage: Coverage::default(),
-                settled_before: None,
-                size_before: None,
-                reset,
-                partial_seen: None,
+            Opening::Reset { generation, reason } => Start {
+                generation: generation + 1,
+                reset: Some(reason),
+                ..Start::fresh()
             },
-            (None, _) => Start {
-                generation: 1,
-                coverage: Coverage::default(),
-                settled_before: None,
-                size_before: None,
-                reset: None,
-                partial_seen: None,
-            },
+            Opening::First => Start::fresh(),
+        }
+    }
+
+    /// The start of a generation's first read.
+    fn fresh() -> Start {
+        Start {
+            generation: 1,
+            coverage: Coverage::default(),
+            settled_before: None,
+            size_before: None,
+            reset: None,
+            partial_seen: None,
         }
     }
 }
