@@ -301,6 +301,16 @@ impl ModelConfig {
         }
     }
 
+    /// [`ModelConfig::induction`] over CI's second world's kinds: short, blank, wrapper and
+    /// repeated lines, so that the lazy count of the view above the tail counts back over lines
+    /// that are not content (`tiny_limits` counts every view lazily).
+    pub fn induction_non_content(max_lines: u8) -> Self {
+        ModelConfig {
+            kinds: Self::ci_non_content().kinds,
+            ..Self::induction(max_lines)
+        }
+    }
+
     /// Every sequence of any length over small logs: CI's families and kinds, logs of up to
     /// 3 lines, any number of reads and of resets. With the engine's quotient the reachable
     /// space is finite, so the check covers every path — a proof by reachability of what the

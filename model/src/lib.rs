@@ -21,6 +21,7 @@ mod config;
 mod export;
 pub mod induction;
 mod model;
+pub mod reach;
 mod search;
 mod state;
 

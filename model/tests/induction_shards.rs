@@ -2,13 +2,13 @@
 //! they are the unsharded check, count for count.
 
 use bgtail_model::induction::shard::{merge, MergeError, Shard, ShardReport};
-use bgtail_model::induction::{check, check_shard};
+use bgtail_model::induction::{check, Options};
 use bgtail_model::{ModelConfig, TailModel};
 
 fn shard_reports(model: &TailModel<bgtail::ExactEngine>, n: usize) -> Vec<ShardReport> {
     (0..n)
         .map(|i| {
-            let report = check_shard(model, None, 2, Shard::new(i, n).unwrap());
+            let report = check(model, &Options::new(2).shard(Shard::new(i, n).unwrap()));
             assert!(report.proved(), "shard {}", report.shard);
             ShardReport::of("exact", &report)
         })
@@ -18,11 +18,14 @@ fn shard_reports(model: &TailModel<bgtail::ExactEngine>, n: usize) -> Vec<ShardR
 #[test]
 fn three_shards_merged_are_the_whole_check_at_2_lines() {
     let model = TailModel::exact(ModelConfig::induction(2));
-    let whole = check(&model, None, 2);
+    let whole = check(&model, &Options::new(2));
     let reports = shard_reports(&model, 3);
     let items: Vec<u64> = reports.iter().map(|r| r.items).collect();
     assert_eq!(items.iter().sum::<u64>(), whole.items_total);
     assert!(items.iter().all(|&n| n > 0), "{items:?}");
+    let groups: Vec<u64> = reports.iter().map(|r| r.groups).collect();
+    assert_eq!(groups.iter().sum::<u64>(), whole.groups_total);
+    assert!(groups.iter().all(|&n| n > 0), "{groups:?}");
     let merged = merge(&reports).unwrap();
     assert!(merged.proved());
     assert_eq!(
@@ -30,6 +33,7 @@ fn three_shards_merged_are_the_whole_check_at_2_lines() {
             merged.fresh,
             merged.continuing,
             merged.reset,
+            merged.disputed,
             merged.steps,
             merged.reads
         ),
@@ -37,11 +41,12 @@ fn three_shards_merged_are_the_whole_check_at_2_lines() {
             whole.fresh,
             whole.continuing,
             whole.reset,
+            whole.disputed,
             whole.steps,
             whole.reads
         )
     );
-    assert_eq!(merged.items, whole.items);
+    assert_eq!((merged.items, merged.groups), (whole.items, whole.groups));
 }
 
 #[test]
@@ -70,6 +75,12 @@ fn a_merge_refuses_what_is_not_each_shard_of_one_check_once() {
         merge(&[reports[0].clone(), short]),
         Err(MergeError::Items { .. })
     ));
+    let mut short = reports[1].clone();
+    short.groups -= 1;
+    assert!(matches!(
+        merge(&[reports[0].clone(), short]),
+        Err(MergeError::Groups { .. })
+    ));
 }
 
 #[test]
@@ -79,7 +90,7 @@ fn a_failing_shard_fails_the_merge() {
         .map(|i| {
             ShardReport::of(
                 "shipped",
-                &check_shard(&model, None, 2, Shard::new(i, 2).unwrap()),
+                &check(&model, &Options::new(2).shard(Shard::new(i, 2).unwrap())),
             )
         })
         .collect();

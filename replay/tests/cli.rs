@@ -530,7 +530,7 @@ fn induction_shards_are_reported_and_merged_into_the_proof() {
         assert_eq!(code, Some(0), "{text}");
         assert!(text.contains(&format!("HOLDS for shard {shard}")), "{text}");
     }
-    let report = |i: u8| format!("{out}/exact-1-{i}-of-2.json");
+    let report = |i: u8| format!("{out}/exact-ci-1-{i}-of-2.json");
     let (code, text) = common::run_text(&["check", "--merge", &report(1), &report(2)]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
@@ -543,4 +543,39 @@ fn induction_shards_are_reported_and_merged_into_the_proof() {
     let (code, text) = common::run_text(&["check", "--merge", &format!("{out}/none.json")]);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("none.json"), "{text}");
+}
+
+/// `check --split-first-lines N`: the bound's shards by first line merge to the bounded
+/// check's own state count; a count past the bound's first lines is refused with them named.
+#[test]
+fn a_bounded_check_split_by_first_line_merges_to_the_whole() {
+    let (code, text) = common::run_text(&[
+        "check",
+        "--engine",
+        "exact",
+        "--bound",
+        "ci-non-content",
+        "--split-first-lines",
+        "2",
+    ]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("merged: 176048 states (the union), 22606 visits by more than one shard"),
+        "{text}"
+    );
+    assert!(
+        text.contains("every always property holds in every shard"),
+        "{text}"
+    );
+    let (code, text) = common::run_text(&[
+        "check",
+        "--engine",
+        "exact",
+        "--bound",
+        "gap",
+        "--split-first-lines",
+        "3",
+    ]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("so 1 to 1 shards"), "{text}");
 }

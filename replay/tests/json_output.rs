@@ -118,7 +118,7 @@ fn induction_shard_reports_validate_against_the_page() {
     ]);
     assert_eq!(code, Some(0));
     for engine in ["exact", "shipped"] {
-        let file = dir.path().join(format!("{engine}-1-2-of-3.json"));
+        let file = dir.path().join(format!("{engine}-ci-1-2-of-3.json"));
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_valid(&schema, &doc);
         assert_eq!(doc["shard"], "2/3");

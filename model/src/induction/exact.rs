@@ -4,9 +4,9 @@ use super::enumerate::{ranges_of, runs, spans_of};
 use super::{Conjunct, Facts, Inductive, Written};
 use crate::ModelConfig;
 use crate::{JOB_ID, JOB_PATH};
-use bgtail::exact::{fnv1a, BytePrint, Coverage, ExactBookmark, ExactState, Mark};
+use bgtail::exact::{fnv1a, BytePrint, Coverage, ExactBookmark, ExactState, GenerationPrint, Mark};
 use bgtail::judge::Judge;
-use bgtail::source::LogIdentity;
+use bgtail::source::{LogIdentity, SliceLog};
 use bgtail::{Engine, ExactEngine, LineIndex};
 
 /// A fingerprint of `bytes[offset..offset + len]`.
@@ -18,25 +18,34 @@ fn print(bytes: &[u8], offset: u64, len: u64) -> BytePrint {
     }
 }
 
-/// What the bookmark of a read of `facts` must say of the log, whatever else it holds.
-fn described(limits: &bgtail::Limits, facts: &Facts) -> ExactBookmark {
+/// The fingerprints a read of `facts` leaves: of the log's head, and of the 64 bytes before
+/// its settled end.
+fn prints(limits: &bgtail::Limits, facts: &Facts) -> (BytePrint, BytePrint) {
     let size = facts.bytes.len() as u64;
     let settled_from = facts.settled.saturating_sub(64);
+    (
+        print(&facts.bytes, 0, size.min(limits.head_probe_bytes)),
+        print(&facts.bytes, settled_from, facts.settled - settled_from),
+    )
+}
+
+/// The file every bookmark of the check saw.
+const IDENTITY: LogIdentity = LogIdentity {
+    device: 0,
+    inode: 0,
+};
+
+/// What the bookmark of a read of `facts` must say of the log, whatever else it holds.
+fn described(limits: &bgtail::Limits, facts: &Facts) -> ExactBookmark {
+    let (head, settled_print) = prints(limits, facts);
     ExactBookmark {
         path: JOB_PATH.to_owned(),
         generation: 1,
-        identity: Some(LogIdentity {
-            device: 0,
-            inode: 0,
-        }),
-        size,
+        identity: Some(IDENTITY),
+        size: facts.bytes.len() as u64,
         settled_end: facts.settled,
-        head: print(&facts.bytes, 0, size.min(limits.head_probe_bytes)),
-        settled_print: Some(print(
-            &facts.bytes,
-            settled_from,
-            facts.settled - settled_from,
-        )),
+        head,
+        settled_print: Some(settled_print),
         coverage: Coverage::default(),
         partial_seen: None,
         index: LineIndex::default(),
@@ -210,6 +219,52 @@ impl Inductive for ExactEngine {
 
     fn no_bookmark(state: &ExactState) -> bool {
         state.bookmarks.is_empty()
+    }
+
+    /// The engine's own check ([`ExactEngine::generation_check`]) against the generation
+    /// print every start of `seen` shares: the part [`described`] fixes (path, file, size
+    /// and the two fingerprints), which is all the check reads of a bookmark.
+    fn reset_reason(
+        &self,
+        config: &ModelConfig,
+        seen: &Written,
+        facts: &Facts,
+        log: &[u8],
+    ) -> Option<bgtail::ResetReason> {
+        let log = super::factor::Log {
+            written: seen.clone(),
+            bytes: log.to_vec(),
+        };
+        self.reset_reasons(config, seen, facts, std::slice::from_ref(&log))
+            .pop()
+            .flatten()
+    }
+
+    fn reset_reasons(
+        &self,
+        _config: &ModelConfig,
+        _seen: &Written,
+        facts: &Facts,
+        logs: &[super::factor::Log],
+    ) -> Vec<Option<bgtail::ResetReason>> {
+        let (head, settled_print) = prints(self.limits(), facts);
+        let print = GenerationPrint {
+            path: JOB_PATH,
+            identity: Some(IDENTITY),
+            size: facts.bytes.len() as u64,
+            head,
+            settled_print: Some(settled_print),
+        };
+        let check = |bytes: &[u8]| {
+            let source = SliceLog {
+                bytes,
+                file_number: 0,
+                missing: false,
+            };
+            self.generation_check(&print, JOB_PATH, &source)
+                .expect("a log in memory is always readable")
+        };
+        logs.iter().map(|log| check(&log.bytes)).collect()
     }
 }
 

@@ -59,17 +59,26 @@
 //! lines delivered feeds only a `sometimes` flag, so it starts empty; and a read of a log that
 //! does not continue `P` begins a generation, where the judge drops `D` and the forgot flag
 //! before it checks anything, so of the states that differ only in those (with the same `P`,
-//! bookmark and `L`) one stands for all. The engine's part is never merged: every coverage,
-//! `partial_seen` and index meets every reset. Counters of reads and resets are the bounded
-//! model's, not the contract's: every action is enabled in every state.
+//! bookmark and `L`) one stands for all. Counters of reads and resets are the bounded model's,
+//! not the contract's: every action is enabled in every state.
+//!
+//! # The factoring of reset states
+//! The engine's part is merged only where the engine's own code says a read cannot tell it
+//! apart: a read of a log its generation check does not continue depends on the bookmark only
+//! through the reason and the generation number, and on the judge only through
+//! [`Judge::opening`]. [`factor`] groups those states by what such a read can see, runs every
+//! action from one member of each group, and compares its reads with those of the group's
+//! most different members; [`Factoring::Compared`] runs every member and compares each.
+//! [`Factoring::Full`] runs every state on its own.
 
 mod driver;
 mod enumerate;
 mod exact;
+pub mod factor;
 pub mod shard;
 mod shipped;
 
-pub use driver::{check, check_shard, Broke, Failure, Report};
+pub use driver::{check, Broke, Factoring, Failure, Options, Report};
 pub use enumerate::{log_shapes, Candidate, Facts, Written};
 
 use crate::{LineKind, ModelConfig, TailModel, TailState};
@@ -144,6 +153,35 @@ pub trait Inductive: Engine<State: Send + Sync> + Send + Sync + Sized + 'static 
 
     /// Whether the engine holds no bookmark.
     fn no_bookmark(state: &Self::State) -> bool;
+
+    /// Why a read of `log` starts a new generation from every bookmark the invariant allows
+    /// after a read saw `seen`, by the engine's own generation check — for an engine whose
+    /// read then depends on the old bookmark only through that reason and the generation
+    /// number (see [`factor`]). `None`: the read continues, or the engine makes no such
+    /// promise; those states are run in full.
+    fn reset_reason(
+        &self,
+        _config: &ModelConfig,
+        _seen: &Written,
+        _facts: &Facts,
+        _log: &[u8],
+    ) -> Option<bgtail::ResetReason> {
+        None
+    }
+
+    /// [`Inductive::reset_reason`] for each of `logs`, in order: what the check asks, once
+    /// per seen log, so that an engine works out what it needs of `seen` once.
+    fn reset_reasons(
+        &self,
+        config: &ModelConfig,
+        seen: &Written,
+        facts: &Facts,
+        logs: &[factor::Log],
+    ) -> Vec<Option<bgtail::ResetReason>> {
+        logs.iter()
+            .map(|log| self.reset_reason(config, seen, facts, &log.bytes))
+            .collect()
+    }
 }
 
 /// The first conjunct of the invariant, other than `dropped`, that `candidate` breaks.
@@ -220,11 +258,12 @@ fn writes_allowed(seen: &Written, running: bool, now: &Written) -> bool {
     if seen.running {
         return true;
     }
-    let mut most = seen.lines.clone();
-    if seen.partial {
-        most.push(LineKind::Completed);
-    }
-    !running
-        && most.starts_with(&now.lines)
-        && (!now.partial || (seen.partial && now.lines.len() == seen.lines.len()))
+    // The seen lines, then its partial line completed: what a finished job's log may hold.
+    let most = seen
+        .lines
+        .iter()
+        .copied()
+        .chain(seen.partial.then_some(LineKind::Completed));
+    let prefix = now.lines.len() <= seen.len() && most.zip(&now.lines).all(|(a, &b)| a == b);
+    !running && prefix && (!now.partial || (seen.partial && now.lines.len() == seen.lines.len()))
 }

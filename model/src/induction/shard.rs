@@ -1,15 +1,16 @@
 //! The inductive check split across machines. It is a conjunction over independent items
-//! (the logs a last read can have seen) with no visited set, so shard `i` of `n` checks the
-//! items whose index is `i` modulo `n`: the shards overlap nowhere and together cover every
-//! item. Each shard's [`ShardReport`] is plain data (JSON in the CLI); [`merge`] checks that
+//! (the logs a last read can have seen) and groups of reset states (see
+//! [`factor`](super::factor)) with no visited set, so shard `i` of `n` checks the items and
+//! the groups whose index [`Shard::deal`]s to `i`: the shards overlap nowhere and together
+//! cover every item and every group. Each shard's [`ShardReport`] is plain data (JSON in the CLI); [`merge`] checks that
 //! the reports are the whole check, each shard once, and gives the one verdict.
 
-use super::Report;
+use super::{Factoring, Report};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The format version of a [`ShardReport`]: raised when a field changes meaning or goes.
-pub const SHARD_REPORT_VERSION: u32 = 1;
+pub const SHARD_REPORT_VERSION: u32 = 2;
 
 /// Which share of the items a check takes.
 ///
@@ -41,9 +42,18 @@ impl Shard {
         self.count
     }
 
-    /// Whether item `item` of the enumeration is this shard's.
+    /// Whether item (or group) `item` of the enumeration is this shard's.
     pub fn takes(self, item: usize) -> bool {
-        item % self.count == self.index
+        Shard::deal(item, self.count) == self.index
+    }
+
+    /// Which of `count` shards item `item` goes to (from 0). Items of one kind lie side by
+    /// side in the enumeration (a running job's log, then the finished one's; short logs
+    /// before long ones), so a plain `item mod count` would give one shard every finished job
+    /// at an even count: a multiplicative hash of the index deals them evenly instead.
+    pub fn deal(item: usize, count: usize) -> usize {
+        let mixed = (item as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((mixed >> 32) % count as u64) as usize
     }
 }
 
@@ -92,17 +102,24 @@ pub struct ShardReport {
     pub bgtail_induction_shard: u32,
     /// The engine checked.
     pub engine: String,
-    /// The logs' bound.
+    /// The logs' bound, and the line kinds they are written in.
     pub max_lines: u8,
+    pub kinds: Vec<String>,
     pub shard: Shard,
     /// Items this shard took (all checked unless `failure` stopped it), and the
     /// enumeration's items in all.
     pub items: u64,
     pub items_total: u64,
-    /// States of the invariant checked, by kind (as [`Report`]), steps and reads.
+    /// Whether reset states were run by group (`factored`, `compared`) or each in full.
+    pub factoring: String,
+    /// Groups of reset states this shard ran, and the enumeration's groups in all.
+    pub groups: u64,
+    pub groups_total: u64,
+    /// States of the invariant covered, by kind (as [`Report`]), steps and reads.
     pub fresh: u64,
     pub continuing: u64,
     pub reset: u64,
+    pub disputed: u64,
     pub steps: u64,
     pub reads: u64,
     pub seconds: f64,
@@ -117,17 +134,31 @@ impl ShardReport {
             bgtail_induction_shard: SHARD_REPORT_VERSION,
             engine: engine.to_owned(),
             max_lines: report.max_lines,
+            kinds: report.kinds.iter().map(|k| format!("{k:?}")).collect(),
             shard: report.shard,
             items: report.items,
             items_total: report.items_total,
+            factoring: factoring_name(report.factoring).to_owned(),
+            groups: report.groups,
+            groups_total: report.groups_total,
             fresh: report.fresh,
             continuing: report.continuing,
             reset: report.reset,
+            disputed: report.disputed,
             steps: report.steps,
             reads: report.reads,
             seconds: report.seconds,
             failure: report.failures.first().map(|f| format!("{f:?}")),
         }
+    }
+}
+
+/// How a report names its factoring.
+fn factoring_name(factoring: Factoring) -> &'static str {
+    match factoring {
+        Factoring::Full => "full",
+        Factoring::Factored => "factored",
+        Factoring::Compared => "compared",
     }
 }
 
@@ -140,9 +171,11 @@ pub struct Merged {
     /// How many shards.
     pub shards: usize,
     pub items: u64,
+    pub groups: u64,
     pub fresh: u64,
     pub continuing: u64,
     pub reset: u64,
+    pub disputed: u64,
     pub steps: u64,
     pub reads: u64,
     /// The sum of the shards' times (their machine time, not the wall time of the whole).
@@ -152,9 +185,9 @@ pub struct Merged {
 }
 
 impl Merged {
-    /// Every state of the invariant checked, over all shards.
+    /// Every state of the invariant covered, over all shards.
     pub fn states(&self) -> u64 {
-        self.fresh + self.continuing + self.reset
+        self.fresh + self.continuing + self.reset + self.disputed
     }
 
     /// Whether every shard's every step held: the whole induction step holds.
@@ -179,6 +212,8 @@ pub enum MergeError {
     Missing(Vec<String>),
     /// The items the shards took do not add up to the enumeration's.
     Items { checked: u64, total: u64 },
+    /// The groups the shards ran do not add up to the enumeration's.
+    Groups { checked: u64, total: u64 },
 }
 
 impl fmt::Display for MergeError {
@@ -201,6 +236,10 @@ impl fmt::Display for MergeError {
                 f,
                 "the shards took {checked} items of the enumeration's {total}"
             ),
+            MergeError::Groups { checked, total } => write!(
+                f,
+                "the shards ran {checked} groups of the enumeration's {total}"
+            ),
         }
     }
 }
@@ -219,8 +258,11 @@ pub fn merge(reports: &[ShardReport]) -> Result<Merged, MergeError> {
         }
         same("engine", &first.engine, &r.engine)?;
         same("max_lines", &first.max_lines, &r.max_lines)?;
+        same("kinds", &first.kinds.join(","), &r.kinds.join(","))?;
         same("shard count", &count, &r.shard.count)?;
         same("items in all", &first.items_total, &r.items_total)?;
+        same("groups in all", &first.groups_total, &r.groups_total)?;
+        same("factoring", &first.factoring, &r.factoring)?;
         if std::mem::replace(&mut seen[r.shard.index], true) {
             return Err(MergeError::Twice(r.shard));
         }
@@ -240,14 +282,23 @@ pub fn merge(reports: &[ShardReport]) -> Result<Merged, MergeError> {
             total: first.items_total,
         });
     }
+    let groups = sum(|r| r.groups);
+    if groups != first.groups_total {
+        return Err(MergeError::Groups {
+            checked: groups,
+            total: first.groups_total,
+        });
+    }
     Ok(Merged {
         engine: first.engine.clone(),
         max_lines: first.max_lines,
         shards: count,
         items: checked,
+        groups,
         fresh: sum(|r| r.fresh),
         continuing: sum(|r| r.continuing),
         reset: sum(|r| r.reset),
+        disputed: sum(|r| r.disputed),
         steps: sum(|r| r.steps),
         reads: sum(|r| r.reads),
         seconds: reports.iter().map(|r| r.seconds).sum(),

@@ -96,18 +96,36 @@ pub struct Args {
     /// Instead of the bounded check: the inductive one. Every state of the engine's stated
     /// invariant over logs of up to --max-lines lines (default 3), every action once from
     /// each; it proves the contract for sequences of any length over such logs
-    /// (model/src/induction.rs states the invariant and what the enumeration assumes).
+    /// (model/src/induction/ states the invariant and what the enumeration assumes). With
+    /// --bound ci (the default) its logs are of CI's content kinds; with --bound
+    /// ci-non-content, of short, blank, wrapper and repeated lines.
     #[arg(long)]
     pub induction: bool,
+    /// With --induction: run every reset state in full, as the states that continue a
+    /// generation are, instead of one read per group of what such a read can see
+    /// (model/src/induction/factor.rs).
+    #[arg(long, requires = "induction", conflicts_with = "cross_check")]
+    pub unfactored: bool,
+    /// With --induction: the factored check, and every reset state also run in full and its
+    /// reads compared with its group's: the check of the factoring itself.
+    #[arg(long, requires = "induction")]
+    pub cross_check: bool,
     /// With --induction: check only shard I of N (`1/4` is the first of four). Item k of the
-    /// enumeration is shard (k mod N) + 1's, so the shards overlap nowhere and cover it all;
+    /// enumeration goes to one shard by a hash of k, so the shards overlap nowhere and cover it all;
     /// merge their --report files with --merge for the verdict.
     #[arg(long, value_name = "I/N", requires = "induction")]
     pub shard: Option<induction::shard::Shard>,
     /// With --induction: write each engine's report as JSON into this folder
-    /// (`<engine>-<max-lines>-<I>-of-<N>.json`), for --merge.
+    /// (`<engine>-<bound>-<max-lines>-<I>-of-<N>.json`), for --merge.
     #[arg(long, value_name = "DIR", requires = "induction")]
     pub report: Option<PathBuf>,
+    /// Instead of one bounded check: the same bound split into N shards by the kind of the
+    /// log's first line (model/src/reach.rs). Each shard explores, breadth first on a thread
+    /// of its own, all that is reachable from the states before any line is written and from
+    /// its own first lines; printed are each shard, the union of their states, the overlap,
+    /// and the merged verdict.
+    #[arg(long, value_name = "N", conflicts_with_all = ["induction", "export", "merge"])]
+    pub split_first_lines: Option<usize>,
     /// Instead of a check: merge the --report files of every shard of one inductive check into
     /// its verdict. Fails unless the files are each shard exactly once of the same check.
     #[arg(long, value_name = "REPORT", num_args = 1.., conflicts_with_all = ["induction", "export"])]
@@ -134,6 +152,9 @@ impl Args {
             threads: 1,
             export: None,
             induction: false,
+            unfactored: false,
+            cross_check: false,
+            split_first_lines: None,
             shard: None,
             report: None,
             merge: Vec::new(),
@@ -374,6 +395,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         run_merge(&args.merge)?
     } else if args.induction {
         run_induction(&args)?
+    } else if let Some(n) = args.split_first_lines {
+        run_split(&args, n)?
     } else {
         run_checks(&args)?.0
     };
@@ -385,6 +408,72 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         Ok(ExitCode::FAILURE)
     }
+}
+
+/// `check --split-first-lines N`: the exact engine's bounded check as N shards by first
+/// line; true when the merged verdict is the check's (every `always` property holds, and on
+/// a bound with every action family every `sometimes` is reached).
+fn run_split(args: &Args, count: usize) -> anyhow::Result<bool> {
+    if !matches!(args.engine, ReplayEngine::Builtin(EngineArg::Exact)) {
+        bail!("--split-first-lines runs the exact engine in this process: add --engine exact");
+    }
+    let model = TailModel::exact(configured(args));
+    let kinds = bgtail_model::reach::first_lines(&model);
+    if count == 0 || count > kinds.len() {
+        bail!(
+            "--split-first-lines {count}: the bound's first lines are {kinds:?}, so 1 to {} shards",
+            kinds.len()
+        );
+    }
+    let runs: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .map(|i| {
+                let model = &model;
+                let shard = induction::shard::Shard::new(i, count).expect("i < count");
+                scope.spawn(move || bgtail_model::reach::explore(model, shard))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let bound = bound_name(args.bound, &model.config);
+    println!("exact engine, {bound}, split into {count} shards by the log's first line:");
+    for (i, r) in runs.iter().enumerate() {
+        println!(
+            "  shard {}/{count} (first lines {:?}): {} states from {} before any line and {} \
+             starting states, {:.1} s",
+            i + 1,
+            r.first_lines,
+            r.visited.len(),
+            r.prefix,
+            r.starts,
+            r.seconds
+        );
+    }
+    let sometimes = bgtail_model::reach::sometimes(&model);
+    let m = bgtail_model::reach::merge(&runs, &sometimes);
+    println!(
+        "  merged: {} states (the union), {} visits by more than one shard",
+        m.unique, m.overlap
+    );
+    let unreached = if args.bound.complete() {
+        m.unreached.clone()
+    } else {
+        Vec::new()
+    };
+    match (m.broken.as_slice(), unreached.as_slice()) {
+        ([], []) => {
+            println!("  every always property holds in every shard, every path reached in one")
+        }
+        (broken, unreached) => {
+            for name in broken {
+                println!("  BROKEN in some shard: {name}");
+            }
+            for name in unreached {
+                println!("  NOT REACHED in any shard: {name}");
+            }
+        }
+    }
+    Ok(m.broken.is_empty() && unreached.is_empty())
 }
 
 /// `check --induction`: the inductive check of each built-in engine chosen; true when the
@@ -402,19 +491,35 @@ fn run_induction(args: &Args) -> anyhow::Result<bool> {
             "--max-lines {max_lines}: the inductive check enumerates every pair of logs; past 6 lines that is beyond any machine"
         );
     }
-    let config = ModelConfig::induction(max_lines);
-    let shard = args.shard.unwrap_or(induction::shard::Shard::WHOLE);
+    let config = match args.bound {
+        Bound::Ci => ModelConfig::induction(max_lines),
+        Bound::CiNonContent => ModelConfig::induction_non_content(max_lines),
+        other => bail!(
+            "--induction --bound {}: the inductive check ranges over CI's line kinds (ci) or \
+             its second world's, with blank and wrapper lines (ci-non-content)",
+            clap::ValueEnum::to_possible_value(&other)
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        ),
+    };
+    let factoring = match (args.unfactored, args.cross_check) {
+        (true, _) => induction::Factoring::Full,
+        (_, true) => induction::Factoring::Compared,
+        _ => induction::Factoring::Factored,
+    };
+    let options = induction::Options::new(args.threads)
+        .shard(args.shard.unwrap_or(induction::shard::Shard::WHOLE))
+        .factoring(factoring);
     let mut exact_ok = true;
     if *builtin != EngineArg::Shipped {
         let model = TailModel::exact(config.clone());
-        let report = induction::check_shard(&model, None, args.threads, shard);
+        let report = induction::check(&model, &options);
         print_induction("exact", &report);
         write_report(args, "exact", &report)?;
         exact_ok = report.proved();
     }
     if *builtin != EngineArg::Exact {
         let model = TailModel::shipped(config);
-        let report = induction::check_shard(&model, None, args.threads, shard);
+        let report = induction::check(&model, &options);
         print_induction("shipped", &report);
         write_report(args, "shipped", &report)?;
     }
@@ -432,8 +537,10 @@ fn write_report<S: std::fmt::Debug>(
     };
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     let s = report.shard;
+    let bound = clap::ValueEnum::to_possible_value(&args.bound)
+        .map_or_else(String::new, |v| v.get_name().to_owned());
     let name = format!(
-        "{engine}-{}-{}-of-{}.json",
+        "{engine}-{bound}-{}-{}-of-{}.json",
         report.max_lines,
         s.index() + 1,
         s.count()
@@ -456,17 +563,20 @@ fn run_merge(files: &[PathBuf]) -> anyhow::Result<bool> {
     }
     let m = induction::shard::merge(&reports).context("the shard reports")?;
     println!(
-        "{} engine, inductive check over logs of up to {} lines, {} shards merged: {} items, {} \
-         states of the invariant ({} before any read, {} continuing, {} reset since), {} steps \
+        "{} engine, inductive check over logs of up to {} lines, {} shards merged: {} items and \
+         {} groups of reset states, {} states of the invariant ({} before any read, {} \
+         continuing, {} reset since, {} the engine continues though the bytes do not), {} steps \
          ({} reads), {:.1} s of checking",
         m.engine,
         m.max_lines,
         m.shards,
         m.items,
+        m.groups,
         m.states(),
         m.fresh,
         m.continuing,
         m.reset,
+        m.disputed,
         m.steps,
         m.reads,
         m.seconds
@@ -486,10 +596,27 @@ fn run_merge(files: &[PathBuf]) -> anyhow::Result<bool> {
 
 /// Prints what an inductive check did, and its failure if any.
 pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S>) {
+    let disputed = match r.disputed {
+        0 => String::new(),
+        n => format!(", {n} the engine continues though the bytes do not (run in full)"),
+    };
+    let factored = match r.factoring {
+        induction::Factoring::Full => "every state run in full".to_owned(),
+        _ => format!(
+            "the reset ones as {} groups of what a read from them can see, one representative \
+             each (listed in {:.1} s){}",
+            r.groups,
+            r.group_seconds,
+            match r.compared {
+                0 => String::new(),
+                n => format!(", and {n} members run in full and compared with their group"),
+            }
+        ),
+    };
     println!(
         "{engine} engine, inductive check over logs of up to {} lines: {} states of the invariant \
-         ({} before any read, {} continuing the bookmark's generation, {} reset since), {} steps \
-         ({} reads), {:.1} s, {:.0} steps/s",
+         ({} before any read, {} continuing the bookmark's generation, {} reset since{disputed}); \
+         {factored}; {} steps ({} reads), {:.1} s",
         r.max_lines,
         r.states(),
         r.fresh,
@@ -498,13 +625,12 @@ pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S
         r.steps,
         r.reads,
         r.seconds,
-        r.steps as f64 / r.seconds.max(1e-9)
     );
     match r.failures.first() {
         None if r.shard != induction::shard::Shard::WHOLE => println!(
-            "  HOLDS for shard {} ({} of the enumeration's {} items): merge every shard's \
-             report (--report, then --merge) for the proof",
-            r.shard, r.items, r.items_total
+            "  HOLDS for shard {} ({} of the enumeration's {} items, {} of its {} groups): merge \
+             every shard's report (--report, then --merge) for the proof",
+            r.shard, r.items, r.items_total, r.groups, r.groups_total
         ),
         None => println!(
             "  PROVED: the initial state satisfies the invariant, and from every state of it every \

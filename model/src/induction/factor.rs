@@ -1,0 +1,233 @@
+//! The reset states, factored (dead-variable reduction).
+//!
+//! A state of the invariant whose log no longer continues the bookmark's generation is a
+//! *reset state*. A read from it starts a new generation, and what that read does depends on
+//! the old bookmark and the old judge only through two values that the read computes first:
+//! the engine's reset reason (the exact engine's `Opening::Reset` holds the generation
+//! number and the reason, nothing else of the bookmark) and the judge's opening
+//! ([`Judge::opening`]: whether the log shrank; the judge then starts from nothing). Every
+//! other part of the old state is dead: overwritten before it is read.
+//!
+//! So the reset states fall into *groups* by what such a read can see — the log now, whether
+//! the job runs, the view, the engine's reason and the judge's opening — and one read from
+//! one real member of a group stands for the reads from all of them. [`groups`] lists the
+//! groups of the whole enumeration; the check runs every action once from each group's
+//! representative and compares its reads with those of the group's most different members
+//! ([`Group::members`]).
+
+use super::enumerate::views;
+use super::{writes_allowed, Inductive, Written};
+use crate::{Action, TailModel, TailState};
+use bgtail::judge::{Judge, Opening};
+use bgtail::ResetReason;
+use std::collections::HashMap;
+
+/// A log the check ranges over, with its bytes worked out once.
+#[derive(Clone, Debug)]
+pub struct Log {
+    pub written: Written,
+    pub bytes: Vec<u8>,
+}
+
+/// What a read from a reset state can see.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GroupKey {
+    /// The log now, by its place among the check's logs.
+    pub log: usize,
+    pub running: bool,
+    pub view: Option<u16>,
+    /// Why the engine's own generation check starts over.
+    pub reason: ResetReason,
+    /// What the judge's own check finds of its generation.
+    pub opening: Opening,
+}
+
+/// One group of reset states: its key, and the first and last item of the enumeration with
+/// a member in it.
+#[derive(Clone, Debug)]
+pub struct Group {
+    pub key: GroupKey,
+    pub first_item: usize,
+    pub last_item: usize,
+}
+
+impl Group {
+    /// The members a check runs: the representative (the first item's first start), then
+    /// the most different members — the first item's last start (most coverage, the partial
+    /// line seen, a full index), and the last item's first and last starts (another log
+    /// seen). `starts_of(item)` gives an item's first and last start.
+    pub fn members<S: Clone>(
+        &self,
+        starts_of: &mut impl FnMut(usize) -> [(S, Judge); 2],
+    ) -> Vec<(S, Judge)> {
+        let [first, last] = starts_of(self.first_item);
+        let mut out = vec![first, last];
+        if self.last_item != self.first_item {
+            let [first, last] = starts_of(self.last_item);
+            out.extend([first, last]);
+        }
+        out
+    }
+
+    /// A member's state in this group: its bookmark and judge beside the group's log.
+    pub fn state<S>(&self, logs: &[Log], engine: S, judge: Judge) -> TailState<S> {
+        let log = &logs[self.key.log].written;
+        TailState {
+            lines: log.lines.clone(),
+            partial: log.partial,
+            variant: log.variant,
+            running: self.key.running,
+            view: self.key.view,
+            judge,
+            ..TailState::empty(engine)
+        }
+    }
+}
+
+/// Why a read of each of `logs` starts over after a read that saw `seen` (its judge having
+/// seen what `judge_of_seen` saw): the engine's reason and the judge's opening, each by its
+/// own check. `None` where the engine's check continues the generation: such states are run
+/// in full.
+pub fn resets_of<E: Inductive>(
+    model: &TailModel<E>,
+    seen: &Written,
+    facts: &super::Facts,
+    judge_of_seen: &Judge,
+    logs: &[Log],
+) -> Vec<Option<(ResetReason, Opening)>> {
+    let reasons = model.engine.reset_reasons(&model.config, seen, facts, logs);
+    reasons
+        .into_iter()
+        .zip(logs)
+        .map(|(reason, log)| Some((reason?, judge_of_seen.opening(&log.bytes, 0))))
+        .collect()
+}
+
+/// Every group of the enumeration's reset states, in a fixed order (by first item, then by
+/// log, running, view, reason and opening): `items[i]` is the log the last read of item `i`
+/// saw (`None`: no read yet, where nothing is a reset). Worked out over `threads` threads.
+pub fn groups<E: Inductive>(
+    model: &TailModel<E>,
+    items: &[Option<Written>],
+    logs: &[Log],
+    threads: usize,
+) -> Vec<Group> {
+    let threads = threads.max(1);
+    let chunk = items.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<Group>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, part)| scope.spawn(move || groups_of(model, part, c * chunk, logs)))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut place: HashMap<GroupKey, usize> = HashMap::new();
+    let mut out: Vec<Group> = Vec::new();
+    // The parts are in item order: a key's first part has its first item, its last the last.
+    for group in parts.into_iter().flatten() {
+        match place.get(&group.key) {
+            Some(&at) => out[at].last_item = group.last_item,
+            None => {
+                place.insert(group.key.clone(), out.len());
+                out.push(group);
+            }
+        }
+    }
+    out.sort_by_key(|g| g.first_item);
+    out
+}
+
+/// The groups with a member among `items` (numbered from `first`), by first member. A key
+/// is kept in a slot of a table indexed by log, running and view, one table for each pair
+/// of reason and opening met: no hashing in the loop over every pair of logs.
+fn groups_of<E: Inductive>(
+    model: &TailModel<E>,
+    items: &[Option<Written>],
+    first: usize,
+    logs: &[Log],
+) -> Vec<Group> {
+    let views: Vec<Option<u16>> = views(&model.config).collect();
+    let slot = |log: usize, running: bool, view: usize| {
+        (log * 2 + usize::from(running)) * views.len() + view
+    };
+    let mut kinds: Vec<(ResetReason, Opening)> = Vec::new();
+    // For each kind, the first and last item of each slot.
+    let mut tables: Vec<Vec<Option<(usize, usize)>>> = Vec::new();
+    for (i, seen) in items.iter().enumerate() {
+        let Some(seen) = seen else { continue };
+        let item = first + i;
+        let facts = seen.facts(&model.config);
+        // Every judge of the item last saw `seen` ("the judge saw P"), and the judge's opening
+        // reads nothing else.
+        let judge = Judge::after_read(&facts.bytes, 0, seen.running, Vec::new(), false);
+        let resets = resets_of(model, seen, &facts, &judge, logs);
+        for (index, (log, reset)) in logs.iter().zip(resets).enumerate() {
+            let Some(kind) = reset else { continue };
+            let k = kinds.iter().position(|&x| x == kind).unwrap_or_else(|| {
+                kinds.push(kind);
+                tables.push(vec![None; logs.len() * 2 * views.len()]);
+                kinds.len() - 1
+            });
+            for running in [true, false] {
+                if !writes_allowed(seen, running, &log.written) {
+                    continue;
+                }
+                for v in 0..views.len() {
+                    let cell = &mut tables[k][slot(index, running, v)];
+                    match cell {
+                        Some((_, last)) => *last = item,
+                        None => *cell = Some((item, item)),
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (&(reason, opening), table) in kinds.iter().zip(&tables) {
+        for (index, _) in logs.iter().enumerate() {
+            for running in [true, false] {
+                for (v, &view) in views.iter().enumerate() {
+                    let Some((first_item, last_item)) = table[slot(index, running, v)] else {
+                        continue;
+                    };
+                    out.push(Group {
+                        key: GroupKey {
+                            log: index,
+                            running,
+                            view,
+                            reason,
+                            opening,
+                        },
+                        first_item,
+                        last_item,
+                    });
+                }
+            }
+        }
+    }
+    // A fixed order, whatever order the kinds were met in.
+    out.sort_by_key(|g| (g.first_item, g.key.log, g.key.running, g.key.view));
+    out
+}
+
+/// What a read from `state` gives: the reply's text and the successor, written out whole
+/// (the line index included, which equality leaves out). `None` for an action that is not a
+/// read.
+pub fn read_outcome<E: Inductive>(
+    model: &TailModel<E>,
+    state: &TailState<E::State>,
+    action: &Action,
+) -> Option<(String, String)> {
+    let (lines, raw) = match *action {
+        Action::Read(n) => (n, false),
+        Action::RawRead(n) => (n, true),
+        _ => return None,
+    };
+    let mut next = state.clone();
+    next.last = Default::default();
+    let text = model.read(&mut next, lines, raw).map(|(t, _)| t);
+    next.reads = 0;
+    next.resets = 0;
+    Some((text.unwrap_or_default(), format!("{next:?}")))
+}

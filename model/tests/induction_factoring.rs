@@ -1,0 +1,240 @@
+//! The factored induction checked against itself: every reset state run in full gives its
+//! group's reply and successor; the factored and the full check cover the same states; and
+//! engines that carry state across a reset — breaking the premise the factoring rests on —
+//! are caught.
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use bgtail::exact::{fnv1a, BytePrint, ExactState};
+use bgtail::judge::{settled_end, Judge};
+use bgtail::source::{read_span, LogSource};
+use bgtail::{Engine, ExactEngine, Job, Limits, Rejected, Reply, Request, ResetReason};
+use bgtail_model::induction::{
+    self, Broke, Conjunct, Factoring, Facts, Inductive, Options, Report, Written,
+};
+use bgtail_model::{renumber_generations, ModelConfig, TailModel};
+
+fn proved<S: std::fmt::Debug>(report: &Report<S>) {
+    assert!(
+        report.proved(),
+        "{:#?}",
+        report
+            .failures
+            .first()
+            .map(|f| (&f.action, &f.broke, &f.candidate))
+    );
+}
+
+/// At 3 lines, every reset state is run and its reads compared, reply and successor, with
+/// its group's; the full check, each state run on its own, covers the same states.
+#[test]
+fn every_reset_state_reads_as_its_group_at_3_lines() {
+    let model = TailModel::exact(ModelConfig::induction(3));
+    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
+    proved(&compared);
+    assert_eq!(compared.compared, compared.reset);
+    let full = induction::check(&model, &Options::new(2).factoring(Factoring::Full));
+    proved(&full);
+    let counts = |r: &Report<_>| (r.fresh, r.continuing, r.reset + r.disputed);
+    assert_eq!(counts(&compared), counts(&full));
+    assert_eq!(counts(&full), (424, 38_896, 1_135_760));
+    assert_eq!((full.steps, full.reads), (9_448_608, 4_700_320));
+}
+
+/// The same at 4 lines: 29,897,104 reset states compared with their 6,796 groups.
+#[test]
+#[ignore = "about 20 minutes: cargo test -p bgtail-model --test induction_factoring -- --ignored"]
+fn every_reset_state_reads_as_its_group_at_4_lines() {
+    let model = TailModel::exact(ModelConfig::induction(4));
+    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
+    proved(&compared);
+    assert_eq!(
+        (compared.continuing, compared.reset, compared.compared),
+        (325_360, 29_897_104, 29_897_104)
+    );
+}
+
+/// What a mutant carries from the old bookmark into a new generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Carry {
+    /// The old coverage, into the next bookmark.
+    Coverage,
+    /// The partial line last shown, into the next bookmark.
+    PartialSeen,
+    /// The old coverage into the reply itself: the old bookmark is made to describe the new
+    /// log, so that the read continues it.
+    CoverageIntoReply,
+}
+
+/// The exact engine, but for one piece of state it keeps across a reset. It says its reads
+/// start over for the exact engine's reasons (its generation check is the exact engine's),
+/// so the factored check takes it at its word and must find it out.
+#[derive(Clone, Debug)]
+struct Carrying {
+    inner: ExactEngine,
+    carry: Carry,
+}
+
+impl Engine for Carrying {
+    type State = ExactState;
+
+    fn name(&self) -> &'static str {
+        "exact, carrying state across a reset"
+    }
+
+    fn limits(&self) -> &Limits {
+        self.inner.limits()
+    }
+
+    fn text_format(&self) -> bgtail::TextFormat {
+        self.inner.text_format()
+    }
+
+    fn read(
+        &self,
+        state: &mut ExactState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+    ) -> Result<Reply, Rejected> {
+        let old = state.get(job.id).cloned();
+        let reset = old.as_ref().and_then(|b| {
+            let print = b.generation_print();
+            self.inner
+                .generation_check(&print, job.path, log)
+                .ok()
+                .flatten()
+        });
+        let (Some(old), Some(_)) = (old, reset) else {
+            return self.inner.read(state, job, log, request);
+        };
+        if self.carry == Carry::CoverageIntoReply {
+            let bookmark = &mut state.bookmarks[0].1;
+            describe_log(bookmark, log, self.limits(), request.running);
+            return self.inner.read(state, job, log, request);
+        }
+        let reply = self.inner.read(state, job, log, request)?;
+        let bookmark = &mut state.bookmarks[0].1;
+        match self.carry {
+            Carry::Coverage => bookmark.coverage = old.coverage,
+            _ => bookmark.partial_seen = bookmark.partial_seen.or(old.partial_seen),
+        }
+        Ok(reply)
+    }
+}
+
+/// Makes `bookmark` say it saw `log` as it is now, keeping its coverage.
+fn describe_log(
+    bookmark: &mut bgtail::exact::ExactBookmark,
+    log: &dyn LogSource,
+    limits: &Limits,
+    running: bool,
+) {
+    let size = log.stat().expect("a model's log").size;
+    let bytes = read_span(log, 0, size, &mut 0).expect("a model's log");
+    let print = |offset: u64, end: u64| BytePrint {
+        offset,
+        len: end - offset,
+        hash: fnv1a(&bytes[offset as usize..end as usize]),
+    };
+    let settled = settled_end(&bytes, running);
+    bookmark.size = size;
+    bookmark.settled_end = settled;
+    bookmark.head = print(0, size.min(limits.head_probe_bytes));
+    bookmark.settled_print = Some(print(settled.saturating_sub(64), settled));
+    bookmark.index = Default::default();
+}
+
+impl Inductive for Carrying {
+    fn starts(
+        &self,
+        config: &ModelConfig,
+        seen: &Written,
+        facts: &Facts,
+        dropped: Option<Conjunct>,
+    ) -> Vec<(ExactState, Judge)> {
+        self.inner.starts(config, seen, facts, dropped)
+    }
+
+    fn bookmark_conjuncts(
+        &self,
+        config: &ModelConfig,
+        state: &ExactState,
+        seen: &Written,
+        facts: &Facts,
+        judge: &Judge,
+        dropped: Option<Conjunct>,
+    ) -> Option<Conjunct> {
+        self.inner
+            .bookmark_conjuncts(config, state, seen, facts, judge, dropped)
+    }
+
+    fn no_bookmark(state: &ExactState) -> bool {
+        ExactEngine::no_bookmark(state)
+    }
+
+    fn reset_reason(
+        &self,
+        config: &ModelConfig,
+        seen: &Written,
+        facts: &Facts,
+        log: &[u8],
+    ) -> Option<ResetReason> {
+        self.inner.reset_reason(config, seen, facts, log)
+    }
+}
+
+fn carrying(carry: Carry, lines: u8) -> TailModel<Carrying> {
+    let config = ModelConfig::induction(lines);
+    let inner = ExactEngine::new(config.limits.clone());
+    TailModel {
+        quotient: Some(renumber_generations),
+        ..TailModel::new(Carrying { inner, carry }, config)
+    }
+}
+
+/// Each mutant is caught at 1 line by the factored check: a group's representative holds no
+/// coverage and no partial line, so carries nothing, and its most different members read
+/// otherwise — the next bookmark differs for all three, and for the one that reads with the
+/// old coverage the reply too wherever that coverage hides a line.
+#[test]
+fn engines_that_carry_state_across_a_reset_are_caught() {
+    for carry in [
+        Carry::Coverage,
+        Carry::PartialSeen,
+        Carry::CoverageIntoReply,
+    ] {
+        let model = carrying(carry, 1);
+        let report = induction::check(&model, &Options::new(2));
+        let failure = report
+            .failures
+            .first()
+            .unwrap_or_else(|| panic!("{carry:?}: the factored check proves the mutant"));
+        assert!(
+            matches!(failure.broke, Broke::Unfactorable { .. }),
+            "{carry:?}: {:?}",
+            failure.broke
+        );
+        // The full check, which runs every reset state on its own, fails them too.
+        let full = induction::check(&model, &Options::new(2).factoring(Factoring::Full));
+        assert!(
+            !full.proved(),
+            "{carry:?}: the full check proves the mutant"
+        );
+    }
+}
+
+/// Dropping a conjunct the step needs still fails the factored step (the continuing states
+/// are run in full), as it fails the full one.
+#[test]
+fn a_needed_conjunct_dropped_fails_the_factored_step() {
+    let model = TailModel::exact(ModelConfig::induction(2));
+    for factoring in [Factoring::Factored, Factoring::Full] {
+        let options = Options::new(2)
+            .dropping(Conjunct::CoverageDelivered)
+            .factoring(factoring);
+        let report = induction::check(&model, &options);
+        assert!(!report.proved(), "{factoring:?}");
+    }
+}

@@ -1,0 +1,71 @@
+//! The bounded reachability check split by the kind of the log's first line
+//! (`bgtail_model::reach`): every starting state belongs to one shard, the shards' visited
+//! states together are the unsharded run's, and the merged verdict is the unsharded one.
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use bgtail_model::induction::shard::Shard;
+use bgtail_model::reach::{self, FirstLine};
+use bgtail_model::{ModelConfig, TailModel};
+use stateright::{Expectation, Model};
+
+/// Shards `count` of `config`'s exact model beside the unsharded run: (unique states,
+/// overlap, starting states of each shard).
+fn split_and_merge(config: ModelConfig, count: usize) -> (usize, usize, Vec<usize>) {
+    let model = TailModel::exact(config);
+    let whole = reach::explore(&model, Shard::WHOLE);
+    let runs: Vec<_> = (0..count)
+        .map(|i| reach::explore(&model, Shard::new(i, count).unwrap()))
+        .collect();
+    // Every starting state is one shard's: the shards' first lines partition the kinds.
+    let mut kinds: Vec<FirstLine> = runs.iter().flat_map(|r| r.first_lines.clone()).collect();
+    assert_eq!(kinds.len(), reach::first_lines(&model).len());
+    kinds.dedup();
+    assert_eq!(kinds.len(), reach::first_lines(&model).len());
+    assert_eq!(runs.iter().map(|r| r.starts).sum::<usize>(), whole.starts);
+    // The union of the shards' visited states is the unsharded set.
+    let mut union: Vec<u64> = runs.iter().flat_map(|r| r.visited.clone()).collect();
+    union.sort_unstable();
+    union.dedup();
+    assert_eq!(union, whole.visited);
+    let sometimes = bgtail_model::reach::sometimes(&model);
+    let merged = reach::merge(&runs, &sometimes);
+    let alone = reach::merge(std::slice::from_ref(&whole), &sometimes);
+    assert_eq!(
+        (&merged.broken, &merged.unreached),
+        (&alone.broken, &alone.unreached)
+    );
+    assert!(
+        merged.broken.is_empty() && merged.unreached.is_empty(),
+        "{merged:?}"
+    );
+    (
+        merged.unique,
+        merged.overlap,
+        runs.iter().map(|r| r.starts).collect(),
+    )
+}
+
+/// CI's second world (3 lines, blank and wrapper lines): four first-line kinds, two shards.
+#[test]
+fn two_shards_of_the_non_content_bound_are_the_unsharded_check() {
+    let (unique, overlap, starts) = split_and_merge(ModelConfig::ci_non_content(), 2);
+    // The bounded checker's own count of the bound (model/tests/exact_engine.rs).
+    assert_eq!(unique, 176_048);
+    // Both shards explore the prefix, and a log truncated to nothing can be written again
+    // with a first line of the other shard's.
+    assert_eq!((overlap, starts), (22_606, vec![12, 8]));
+}
+
+/// CI's bound (4 lines): a shard for each first line — short, long, repeated, partial.
+#[test]
+#[cfg_attr(
+    not(feature = "slow-checks"),
+    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
+)]
+fn four_shards_of_the_ci_bound_are_the_unsharded_check() {
+    let (unique, overlap, starts) = split_and_merge(ModelConfig::ci(), 4);
+    assert_eq!(unique, 2_126_557);
+    assert_eq!((overlap, starts), (738_792, vec![4, 4, 4, 4]));
+}
