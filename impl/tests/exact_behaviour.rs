@@ -530,7 +530,10 @@ fn a_read_that_starts_over_reads_nothing_of_the_bookmark_but_its_generation() {
         state
     });
     let [a, b] = &states;
-    assert_ne!(a.get(job.id).unwrap().coverage, b.get(job.id).unwrap().coverage);
+    assert_ne!(
+        a.get(job.id).unwrap().coverage,
+        b.get(job.id).unwrap().coverage
+    );
     for (after, reason) in [
         (&b"one\n"[..], ResetReason::Shrank),
         (b"One\ntwo\nthree\npart, and more\n", ResetReason::Rewritten),

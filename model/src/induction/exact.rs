@@ -222,7 +222,7 @@ impl Inductive for ExactEngine {
     }
 
     /// The engine's own check ([`ExactEngine::generation_check`]) against the generation
-    /// print every start of `seen` shares: the part [`described`] fixes (path, file, size
+    /// print every start of `seen` shares: the part `described` fixes (path, file, size
     /// and the two fingerprints), which is all the check reads of a bookmark.
     fn reset_reason(
         &self,

@@ -14,6 +14,13 @@
 //! groups of the whole enumeration; the check runs every action once from each group's
 //! representative and compares its reads with those of the group's most different members
 //! ([`Group::members`]).
+//!
+//! The actions that change only the log leave the bookmark and the judge as they are, and
+//! their successors are checked only against the conjuncts about the log now. Of those, "a
+//! finished job writes nothing" reads the log the last read saw, which differs among a
+//! group's members: the driver checks those steps for every reset state whose job had
+//! finished, and leaves the rest (where the conjunct holds whatever the log) to the
+//! representative.
 
 use super::enumerate::views;
 use super::{writes_allowed, Inductive, Written};
