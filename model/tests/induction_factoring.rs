@@ -44,7 +44,7 @@ fn every_reset_state_reads_as_its_group_at_3_lines() {
 
 /// The same at 4 lines: 29,897,104 reset states compared with their 6,796 groups.
 #[test]
-#[ignore = "about 20 minutes: cargo test -p bgtail-model --test induction_factoring -- --ignored"]
+#[ignore = "about 8 minutes: cargo test -p bgtail-model --test induction_factoring -- --ignored"]
 fn every_reset_state_reads_as_its_group_at_4_lines() {
     let model = TailModel::exact(ModelConfig::induction(4));
     let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));

@@ -1,6 +1,10 @@
 //! `bgtail`: verify the engines, model-check them, replay job traces, record new ones, import
 //! captured pi sessions, and read a real log with a persistent bookmark.
 
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod broken;
 mod commands;
 mod corpus;
