@@ -8,7 +8,6 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use bgtail_model::induction::shard::Shard;
 use bgtail_model::reach::{self, FirstLine};
 use bgtail_model::{ModelConfig, TailModel};
-use stateright::{Expectation, Model};
 
 /// Shards `count` of `config`'s exact model beside the unsharded run: (unique states,
 /// overlap, starting states of each shard).
