@@ -106,8 +106,9 @@ pub struct Args {
     /// (model/src/induction/factor.rs).
     #[arg(long, requires = "induction", conflicts_with = "cross_check")]
     pub unfactored: bool,
-    /// With --induction: the factored check, and every reset state also run in full and its
-    /// reads compared with its group's: the check of the factoring itself.
+    /// With --induction: the factored check, and every reset state also run: each read
+    /// compared, reply and successor, with its group's, each other step checked as in full.
+    /// The check of the factoring itself.
     #[arg(long, requires = "induction")]
     pub cross_check: bool,
     /// With --induction: check only shard I of N (`1/4` is the first of four). Item k of the
@@ -609,7 +610,7 @@ pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S
             r.group_seconds,
             match r.compared {
                 0 => String::new(),
-                n => format!(", and {n} members run in full and compared with their group"),
+                n => format!(", and {n} members run, every read compared with their group's"),
             }
         ),
     };
