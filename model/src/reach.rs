@@ -87,8 +87,9 @@ fn fingerprint<T: Hash>(value: &T) -> u64 {
 /// States of the model over engine `E`.
 type States<E> = Vec<TailState<<E as Engine>::State>>;
 
-/// The prefix (breadth first from the initial states, while the log stays empty) and the
-/// starting states: each successor of a prefix state whose log holds a first line.
+/// The prefix (every state reachable from the initial states while the log stays empty;
+/// walked in any order, as only the set matters) and the starting states: each distinct
+/// successor of a prefix state whose log holds a first line.
 pub fn split<E>(model: &TailModel<E>) -> (States<E>, States<E>)
 where
     TailModel<E>: Model<State = TailState<E::State>>,
@@ -97,9 +98,9 @@ where
     let mut prefix: Vec<TailState<E::State>> = Vec::new();
     let mut starts = Vec::new();
     let mut seen = HashSet::new();
-    let mut queue: Vec<_> = model.init_states();
+    let mut pending: Vec<_> = model.init_states();
     let mut actions = Vec::new();
-    while let Some(state) = queue.pop() {
+    while let Some(state) = pending.pop() {
         if !seen.insert(fingerprint(&state)) {
             continue;
         }
@@ -113,8 +114,9 @@ where
                 continue;
             }
             match FirstLine::of(&next) {
-                None => queue.push(next),
-                Some(_) => starts.push(next),
+                None => pending.push(next),
+                Some(_) if seen.insert(fingerprint(&next)) => starts.push(next),
+                Some(_) => {}
             }
         }
         prefix.push(state);

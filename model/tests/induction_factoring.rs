@@ -10,6 +10,7 @@ use bgtail::exact::{fnv1a, BytePrint, ExactState};
 use bgtail::judge::{settled_end, Judge};
 use bgtail::source::{read_span, LogSource};
 use bgtail::{Engine, ExactEngine, Job, Limits, Rejected, Reply, Request, ResetReason};
+use bgtail_model::induction::factor::Log;
 use bgtail_model::induction::{
     self, Broke, Conjunct, Factoring, Facts, Inductive, Options, Report, Written,
 };
@@ -174,14 +175,14 @@ impl Inductive for Carrying {
         ExactEngine::no_bookmark(state)
     }
 
-    fn reset_reason(
+    fn reset_reasons(
         &self,
         config: &ModelConfig,
         seen: &Written,
         facts: &Facts,
-        log: &[u8],
-    ) -> Option<ResetReason> {
-        self.inner.reset_reason(config, seen, facts, log)
+        logs: &[Log],
+    ) -> Vec<Option<ResetReason>> {
+        self.inner.reset_reasons(config, seen, facts, logs)
     }
 }
 

@@ -246,6 +246,20 @@ struct Plan<'m, E: Inductive> {
     group_seconds: f64,
 }
 
+/// One item's states: the log its last read saw, and every start the invariant allows
+/// beside it.
+struct Item<'a, S> {
+    /// `None` before any read.
+    seen: Option<&'a Written>,
+    starts: Vec<(S, Judge)>,
+    /// Whether each start holds an engine state no earlier start holds. A read of a log that
+    /// does not continue the seen one begins a generation, and the judge then forgets what it
+    /// held delivered before judging anything (`Judge::judge`): starts that differ only in
+    /// the judge read such a log alike, so one of them stands for all (the engine's part,
+    /// index included, is kept whole).
+    distinct: Vec<bool>,
+}
+
 /// Every state of the invariant over logs of up to `model.config.max_lines` lines, every
 /// action once from each (from each group's representative, for the reset states factored).
 pub fn check<E: Inductive>(model: &TailModel<E>, options: &Options) -> Report<E::State> {
@@ -364,21 +378,21 @@ impl<'m, E: Inductive> Plan<'m, E> {
             let mut kept = shared.extremes.lock().unwrap_or_else(|e| e.into_inner());
             kept.insert(index, extremes_of(&starts));
         }
-        // A read of a log that does not continue the seen one begins a generation, and the
-        // judge then forgets what it held delivered before judging anything (`Judge::judge`):
-        // starts that differ only in the judge read such a log alike, so one of them stands for
-        // all (the engine's part, index included, is kept whole).
         let mut engines_seen = std::collections::HashSet::new();
         let distinct: Vec<bool> = starts
             .iter()
             .map(|(engine, _)| engines_seen.insert(format!("{engine:?}")))
             .collect();
-        let judge_of_seen = &starts[0].1;
         let resets = match (seen, &facts) {
             (Some(w), Some(f)) if self.factored() => {
-                factor::resets_of(model, w, f, judge_of_seen, &self.logs)
+                factor::resets_of(model, w, f, &starts[0].1, &self.logs)
             }
             _ => vec![None; self.logs.len()],
+        };
+        let item = Item {
+            seen,
+            starts,
+            distinct,
         };
         for (at, (log, reset)) in self.logs.iter().zip(resets).enumerate() {
             if seen.is_none() && log.written.variant {
@@ -389,7 +403,7 @@ impl<'m, E: Inductive> Plan<'m, E> {
                 .as_ref()
                 .is_some_and(|f| log.bytes.starts_with(&f.bytes));
             let done = match reset {
-                None => self.check_in_full(seen, &starts, &distinct, log, continues, shared),
+                None => self.check_in_full(&item, log, continues, shared),
                 Some((reason, opening)) => {
                     let key = |running, view| GroupKey {
                         log: at,
@@ -398,7 +412,7 @@ impl<'m, E: Inductive> Plan<'m, E> {
                         reason,
                         opening,
                     };
-                    self.count_reset(seen, &starts, &distinct, log, key, shared)
+                    self.count_reset(&item, log, key, shared)
                 }
             };
             if !done {
@@ -433,25 +447,23 @@ impl<'m, E: Inductive> Plan<'m, E> {
         })
     }
 
-    /// Every start beside the log `log`, every action from each. Returns false once the
-    /// check stops.
-    #[allow(clippy::too_many_arguments)]
+    /// Every start of `item` beside the log `log`, every action from each. Returns false once
+    /// the check stops.
     fn check_in_full(
         &self,
-        seen: Option<&Written>,
-        starts: &[(E::State, Judge)],
-        distinct: &[bool],
+        item: &Item<'_, E::State>,
         log: &Log,
         continues: bool,
         shared: &Shared<E::State>,
     ) -> bool {
+        let seen = item.seen;
         let case = match seen {
             None => Count::Fresh,
             Some(_) if continues => Count::Continuing,
             Some(_) if self.factored() => Count::Disputed,
             Some(_) => Count::Reset,
         };
-        for ((engine, judge), &distinct) in starts.iter().zip(distinct) {
+        for ((engine, judge), &distinct) in item.starts.iter().zip(&item.distinct) {
             if seen.is_some() && !continues && !distinct {
                 continue;
             }
@@ -470,22 +482,20 @@ impl<'m, E: Inductive> Plan<'m, E> {
         true
     }
 
-    /// The reset states beside `log`: counted (each distinct engine a state), their steps
-    /// that change the log checked where the job had finished (only there can "a finished
-    /// job writes nothing" tell one seen log from another), and, under
-    /// [`Factoring::Compared`], every one run in full and compared with its group. Returns
-    /// false once the check stops.
-    #[allow(clippy::too_many_arguments)]
+    /// `item`'s reset states beside `log`: counted (each distinct engine a state), their
+    /// steps that change the log checked where the job had finished (only there can "a
+    /// finished job writes nothing" tell one seen log from another), and, under
+    /// [`Factoring::Compared`], every one's reads compared with its group's and its other
+    /// steps checked. Returns false once the check stops.
     fn count_reset(
         &self,
-        seen: Option<&Written>,
-        starts: &[(E::State, Judge)],
-        distinct: &[bool],
+        item: &Item<'_, E::State>,
         log: &Log,
         key: impl Fn(bool, Option<u16>) -> GroupKey,
         shared: &Shared<E::State>,
     ) -> bool {
-        let members = distinct.iter().filter(|&&d| d).count();
+        let (seen, starts) = (item.seen, &item.starts);
+        let members = item.distinct.iter().filter(|&&d| d).count();
         let (engine, judge) = &starts[0];
         for (running, view) in self.runs_and_views(seen, log) {
             if shared.stopped() {
@@ -502,7 +512,8 @@ impl<'m, E: Inductive> Plan<'m, E> {
             }
             if self.options.factoring == Factoring::Compared {
                 let key = key(running, view);
-                for ((engine, judge), _) in starts.iter().zip(distinct).filter(|(_, &d)| d) {
+                let distinct = starts.iter().zip(&item.distinct).filter(|(_, &d)| d);
+                for ((engine, judge), _) in distinct {
                     let candidate = self.candidate(seen, log, running, view, engine, judge);
                     shared.add(Count::Compared, 1);
                     // Its reads are its group's, byte for byte, and so are judged with the
@@ -526,13 +537,16 @@ impl<'m, E: Inductive> Plan<'m, E> {
         let mut starts_of = |item: usize| self.extremes(item, shared);
         let mut members = group.members(&mut starts_of).into_iter();
         let (engine, judge) = members.next().expect("a group has a representative");
-        let seen = self.items[group.first_item].clone();
-        let representative = Candidate {
-            state: group.state(&self.logs, engine, judge),
-            seen,
-        };
+        let (seen, log) = (
+            self.items[group.first_item].as_ref(),
+            &self.logs[group.key.log],
+        );
+        let (running, view) = (group.key.running, group.key.view);
+        let representative = self.candidate(seen, log, running, view, &engine, &judge);
         for (engine, judge) in members {
-            let member = group.state(&self.logs, engine, judge);
+            let member = self
+                .candidate(seen, log, running, view, &engine, &judge)
+                .state;
             if let Some(failure) = self.same_reads(&representative, &member) {
                 return shared.fail(failure);
             }

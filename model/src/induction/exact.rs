@@ -222,24 +222,8 @@ impl Inductive for ExactEngine {
     }
 
     /// The engine's own check ([`ExactEngine::generation_check`]) against the generation
-    /// print every start of `seen` shares: the part `described` fixes (path, file, size
-    /// and the two fingerprints), which is all the check reads of a bookmark.
-    fn reset_reason(
-        &self,
-        config: &ModelConfig,
-        seen: &Written,
-        facts: &Facts,
-        log: &[u8],
-    ) -> Option<bgtail::ResetReason> {
-        let log = super::factor::Log {
-            written: seen.clone(),
-            bytes: log.to_vec(),
-        };
-        self.reset_reasons(config, seen, facts, std::slice::from_ref(&log))
-            .pop()
-            .flatten()
-    }
-
+    /// print every start of `seen` shares: the part `described` fixes (path, file, size and
+    /// the two fingerprints), which is all the check reads of a bookmark.
     fn reset_reasons(
         &self,
         _config: &ModelConfig,

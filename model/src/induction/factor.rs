@@ -75,20 +75,6 @@ impl Group {
         }
         out
     }
-
-    /// A member's state in this group: its bookmark and judge beside the group's log.
-    pub fn state<S>(&self, logs: &[Log], engine: S, judge: Judge) -> TailState<S> {
-        let log = &logs[self.key.log].written;
-        TailState {
-            lines: log.lines.clone(),
-            partial: log.partial,
-            variant: log.variant,
-            running: self.key.running,
-            view: self.key.view,
-            judge,
-            ..TailState::empty(engine)
-        }
-    }
 }
 
 /// Why a read of each of `logs` starts over after a read that saw `seen` (its judge having

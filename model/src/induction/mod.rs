@@ -154,33 +154,20 @@ pub trait Inductive: Engine<State: Send + Sync> + Send + Sync + Sized + 'static 
     /// Whether the engine holds no bookmark.
     fn no_bookmark(state: &Self::State) -> bool;
 
-    /// Why a read of `log` starts a new generation from every bookmark the invariant allows
-    /// after a read saw `seen`, by the engine's own generation check — for an engine whose
-    /// read then depends on the old bookmark only through that reason and the generation
-    /// number (see [`factor`]). `None`: the read continues, or the engine makes no such
-    /// promise; those states are run in full.
-    fn reset_reason(
+    /// Why a read of each of `logs` starts a new generation from every bookmark the invariant
+    /// allows after a read saw `seen`, by the engine's own generation check — for an engine
+    /// whose read then depends on the old bookmark only through that reason and the
+    /// generation number (see [`factor`]). `None`: the read continues, or the engine makes no
+    /// such promise (the default); those states are run in full. Asked once per seen log, so
+    /// that an engine works out what it needs of `seen` once.
+    fn reset_reasons(
         &self,
         _config: &ModelConfig,
         _seen: &Written,
         _facts: &Facts,
-        _log: &[u8],
-    ) -> Option<bgtail::ResetReason> {
-        None
-    }
-
-    /// [`Inductive::reset_reason`] for each of `logs`, in order: what the check asks, once
-    /// per seen log, so that an engine works out what it needs of `seen` once.
-    fn reset_reasons(
-        &self,
-        config: &ModelConfig,
-        seen: &Written,
-        facts: &Facts,
         logs: &[factor::Log],
     ) -> Vec<Option<bgtail::ResetReason>> {
-        logs.iter()
-            .map(|log| self.reset_reason(config, seen, facts, &log.bytes))
-            .collect()
+        vec![None; logs.len()]
     }
 }
 
