@@ -4,7 +4,8 @@
 //! binary for them.
 //!
 //! This library is what the test suites of every crate share: [`inputs`], where the external
-//! inputs are found, and [`seeds`], the seed policy of every proptest.
+//! inputs are found, [`imports`], the import graph the layering tests read, and [`seeds`], the seed policy of every proptest.
 
+pub mod imports;
 pub mod inputs;
 pub mod seeds;
