@@ -1,6 +1,6 @@
 //! A log on disk, read with positioned reads so that a request costs only the span it needs.
 
-use super::{LogIdentity, LogSource, LogStat, SourceError};
+use super::{LogIdentity, LogSource, LogStat, SourceError, Unavailable};
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -82,4 +82,12 @@ fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize
 fn positioned_read(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     use std::os::windows::fs::FileExt;
     file.seek_read(buf, offset)
+}
+
+/// Opens the log at `path` for one read, or a source that reports why it cannot be read.
+pub fn open_log(path: &std::path::Path) -> Box<dyn LogSource> {
+    match FileLog::open(path) {
+        Ok(f) => Box::new(f),
+        Err(e) => Box::new(Unavailable(e)),
+    }
 }

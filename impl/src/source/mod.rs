@@ -8,6 +8,7 @@
 pub mod file;
 mod memory;
 
+pub use file::open_log;
 pub use memory::{MemoryLog, SliceLog};
 
 use serde::{Deserialize, Serialize};
@@ -94,13 +95,5 @@ impl LogSource for Unavailable {
 
     fn read_at(&self, _offset: u64, _buf: &mut [u8]) -> Result<usize, SourceError> {
         Err(self.0.clone())
-    }
-}
-
-/// Opens the log at `path` for one read, or a source that reports why it cannot be read.
-pub fn open_log(path: &std::path::Path) -> Box<dyn LogSource> {
-    match file::FileLog::open(path) {
-        Ok(f) => Box::new(f),
-        Err(e) => Box::new(Unavailable(e)),
     }
 }

@@ -4,155 +4,36 @@
 //! byte offset in the current *generation* of the log; coverage is a set of byte ranges built
 //! only from lines a reply carried; a condensed read shows the window's uncovered lines, newest
 //! first within the budget; nothing is ever marked covered that was not shown.
+//!
+//! A read runs in phases, a module each: the generation check (`generation`), the scan
+//! of the view (`scan`), the reply (`render`, over `select`, `numbers` and `text`), and the
+//! settling of the next bookmark (`settle`); this module runs them in order.
 
+mod bookmark;
+mod count;
 mod coverage;
+mod generation;
 mod index;
 mod numbers;
 mod render;
 mod scan;
 mod select;
+mod settle;
+mod start;
 mod text;
 
+pub use bookmark::{fnv1a, BytePrint, ExactBookmark, ExactState, GenerationPrint};
 pub use coverage::Coverage;
 pub use index::{LineIndex, Mark};
 use scan::{Prior, Scan, Scanner, Want};
+use start::{Opening, Start};
 
 use crate::interface::api::{
     check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
     ResetReason,
 };
-use crate::source::{read_span, LogIdentity, LogSource, LogStat, SourceError};
+use crate::source::{read_span, LogSource, LogStat, SourceError};
 use crate::upstream::limits::Limits;
-use crate::upstream::view::View;
-use serde::{Deserialize, Serialize};
-
-/// How many bytes before the settled end a bookmark fingerprints.
-const SETTLED_PRINT_BYTES: u64 = 64;
-
-/// A fingerprint of `len` bytes at `offset`: the log's head (to notice a log rewritten in
-/// place) and the bytes before the settled end (a log cut and regrown).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct BytePrint {
-    /// 0 for the head (state files from before the settled fingerprint have no offset).
-    #[serde(default)]
-    pub offset: u64,
-    /// How many bytes the fingerprint covers.
-    pub len: u64,
-    /// FNV-1a of those bytes.
-    pub hash: u64,
-}
-
-impl BytePrint {
-    fn of(offset: u64, bytes: &[u8]) -> Self {
-        BytePrint {
-            offset,
-            len: bytes.len() as u64,
-            hash: fnv1a(bytes),
-        }
-    }
-
-    /// Whether `bytes`, read at `self.offset`, start with the fingerprinted ones.
-    fn matches(&self, bytes: &[u8]) -> bool {
-        bytes
-            .get(..self.len as usize)
-            .is_some_and(|prefix| fnv1a(prefix) == self.hash)
-    }
-
-    /// Whether the log still holds the same bytes there.
-    fn holds(&self, log: &dyn LogSource, bytes_read: &mut u64) -> Result<bool, SourceError> {
-        Ok(self.matches(&read_span(log, self.offset, self.len, bytes_read)?))
-    }
-}
-
-/// One id's bookmark.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ExactBookmark {
-    /// The path the id resolved to at the last read.
-    pub path: String,
-    /// Counts the generations this bookmark has seen, from 1.
-    pub generation: u64,
-    /// Which file sat at the path (device and inode), when the source knows.
-    pub identity: Option<LogIdentity>,
-    /// The log's size at the last read.
-    pub size: u64,
-    /// Lines starting at or after this offset were not complete at the last read: they are
-    /// "new". (The start of the unterminated last segment, else the size.)
-    pub settled_end: u64,
-    /// The log's first bytes (at most `Limits::head_probe_bytes`), as this read saw them.
-    pub head: BytePrint,
-    /// The bytes just before `settled_end`, as this read saw them: the head alone misses a
-    /// log cut and regrown past its old size, which would leave coverage on other lines.
-    #[serde(default)]
-    pub settled_print: Option<BytePrint>,
-    /// The complete lines the caller was shown in this generation, as byte ranges.
-    pub coverage: Coverage,
-    /// The partial line the caller was last shown, so that an unchanged one is not sent on
-    /// every poll. Never coverage: it is shown again once it grows or completes.
-    pub partial_seen: Option<(u64, u64)>,
-    /// Line numbers at known offsets, so that the next read need not count the whole view
-    /// again. A cache: it takes no part in equality (see [`LineIndex`]).
-    #[serde(default)]
-    pub index: LineIndex,
-}
-
-/// What of a bookmark tells whether the log is still its generation: where it was, which file,
-/// how long, and the fingerprints of its head and of the bytes before its settled end.
-///
-/// The generation check sees a bookmark only through this: coverage, the partial line seen
-/// and the line index cannot change whether a read starts over, nor why. The inductive check
-/// (`bgtail_model::induction`) rests on that to answer every bookmark of one generation print
-/// and reason with one read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenerationPrint<'a> {
-    /// The path the id resolved to.
-    pub path: &'a str,
-    /// Which file sat at the path, when the source knows.
-    pub identity: Option<LogIdentity>,
-    /// The log's size.
-    pub size: u64,
-    /// The log's first bytes.
-    pub head: BytePrint,
-    /// The bytes before the settled end.
-    pub settled_print: Option<BytePrint>,
-}
-
-impl ExactBookmark {
-    /// What of this bookmark the generation check reads.
-    pub fn generation_print(&self) -> GenerationPrint<'_> {
-        GenerationPrint {
-            path: &self.path,
-            identity: self.identity,
-            size: self.size,
-            head: self.head,
-            settled_print: self.settled_print,
-        }
-    }
-}
-
-/// All bookmarks, least recently read first; the least recently read is evicted when full.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ExactState {
-    /// Every job's bookmark, in insertion order; the oldest is forgotten past `bookmark_capacity`.
-    pub bookmarks: Vec<(String, ExactBookmark)>,
-}
-
-impl ExactState {
-    /// The bookmark of job `id`, if it has one.
-    pub fn get(&self, id: &str) -> Option<&ExactBookmark> {
-        self.bookmarks.iter().find(|(k, _)| k == id).map(|(_, b)| b)
-    }
-
-    fn take(&mut self, id: &str) -> Option<ExactBookmark> {
-        let i = self.bookmarks.iter().position(|(k, _)| k == id)?;
-        Some(self.bookmarks.remove(i).1)
-    }
-
-    fn put(&mut self, id: &str, bookmark: ExactBookmark, capacity: usize) {
-        self.bookmarks.push((id.to_owned(), bookmark));
-        let excess = self.bookmarks.len().saturating_sub(capacity);
-        self.bookmarks.drain(..excess);
-    }
-}
 
 /// The exact engine.
 #[derive(Clone, Debug, Default)]
@@ -188,17 +69,6 @@ pub fn exact_lines(lines: Option<f64>, limits: &Limits) -> usize {
         Some(n) if !n.is_nan() => n.floor().max(1.0) as usize,
         _ => limits.default_lines as usize,
     }
-}
-
-/// FNV-1a, 64 bits: the hash the exact engine fingerprints a log's bytes with (its head and
-/// the bytes before where the last read ended).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 impl Engine for ExactEngine {
@@ -256,19 +126,13 @@ impl ExactEngine {
         let head_bytes = read_span(log, 0, head_len, &mut bytes_read)?;
         let head = BytePrint::of(0, &head_bytes);
         let opening = match state.get(job.id) {
-            None => render::Opening::First,
+            None => Opening::First,
             Some(prev) => {
                 let print = prev.generation_print();
-                match Self::generation_change(
-                    &print,
-                    job.path,
-                    stat,
-                    &head_bytes,
-                    log,
-                    &mut bytes_read,
-                )? {
-                    None => render::Opening::Continues(prev),
-                    Some(reason) => render::Opening::Reset {
+                match generation::change(&print, job.path, stat, &head_bytes, log, &mut bytes_read)?
+                {
+                    None => Opening::Continues(prev),
+                    Some(reason) => Opening::Reset {
                         generation: prev.generation,
                         reason,
                     },
@@ -276,7 +140,7 @@ impl ExactEngine {
             }
         };
         let continuing = opening.continuing();
-        let start = render::Start::of(&opening);
+        let start = Start::of(&opening);
         let read = Read {
             job,
             request,
@@ -303,7 +167,7 @@ impl ExactEngine {
         log: &dyn LogSource,
         read: &Read<'_>,
         continuing: Option<&ExactBookmark>,
-        start: &render::Start,
+        start: &Start,
         bytes_read: &mut u64,
     ) -> Result<(Scan, render::Outcome), SourceError> {
         let prior = continuing.map(|p| Prior {
@@ -363,21 +227,14 @@ impl ExactEngine {
         job: Job<'_>,
         stat: LogStat,
         head: BytePrint,
-        start: &render::Start,
+        start: &Start,
         scan: Scan,
         outcome: render::Outcome,
         bytes_read: &mut u64,
     ) -> (Reply, ExactBookmark) {
-        // An unterminated last segment may still grow into a new line while the job runs; it
-        // starts where it really starts, even when the buffer cut it. Past the buffer's first
-        // byte, the `\n` before it is in the buffer: nothing to read back.
-        let settled_end = match unterminated_tail_start(&scan.view) {
-            Some(tail) if scan.still_writing && tail > scan.view.origin => tail,
-            Some(tail) if scan.still_writing => partial_line_start(log, start, tail, bytes_read),
-            _ => stat.size,
-        };
-        let settled_print = settled_print(log, &scan, settled_end, bytes_read);
-        let index = next_index(&self.limits, scan, &outcome.coverage, settled_end);
+        let settled_end = settle::settled_end(log, stat, &scan, start, bytes_read);
+        let settled_print = settle::settled_print(log, &scan, settled_end, bytes_read);
+        let index = settle::next_index(&self.limits, scan, &outcome.coverage, settled_end);
         let bookmark = ExactBookmark {
             path: job.path.to_owned(),
             generation: start.generation,
@@ -392,170 +249,6 @@ impl ExactEngine {
         };
         (outcome.reply, bookmark)
     }
-}
-
-/// The fingerprint of the `SETTLED_PRINT_BYTES` before the settled end, from the tail when it
-/// holds them, else read. `None` when the log shrank while it was read (the next read sees
-/// the shrink anyway).
-fn settled_print(
-    log: &dyn LogSource,
-    scan: &Scan,
-    settled_end: u64,
-    bytes_read: &mut u64,
-) -> Option<BytePrint> {
-    let view = &scan.view;
-    if settled_end > view.origin + view.buf.len() as u64 {
-        return None;
-    }
-    let from = settled_end.saturating_sub(SETTLED_PRINT_BYTES);
-    let held = from.checked_sub(view.origin).and_then(|start| {
-        view.buf
-            .get(start as usize..(settled_end - view.origin) as usize)
-    });
-    match held {
-        Some(bytes) => Some(BytePrint::of(from, bytes)),
-        None => {
-            let bytes = read_span(log, from, settled_end - from, bytes_read).ok()?;
-            (bytes.len() as u64 == settled_end - from).then(|| BytePrint::of(from, &bytes))
-        }
-    }
-}
-
-/// The index the next read starts from: what this read counted, plus marks in the tail at
-/// every coverage boundary, at the settled end and about every `mark_spacing` bytes, less
-/// the marks no view can need any more.
-fn next_index(limits: &Limits, scan: Scan, coverage: &Coverage, settled_end: u64) -> LineIndex {
-    let Some(base) = scan.tail_mark else {
-        return LineIndex::default();
-    };
-    let view = &scan.view;
-    let buf_end = view.origin + view.buf.len() as u64;
-    if settled_end > buf_end {
-        // The log shrank while it was read: nothing to number; the next read starts over.
-        return LineIndex::default();
-    }
-    let is_line_start = |x: u64| {
-        x == base.offset
-            || (x > view.origin
-                && x <= buf_end
-                && view.buf[(x - view.origin - 1) as usize] == b'\n')
-    };
-    let mut pinned: Vec<u64> = coverage
-        .ranges()
-        .iter()
-        .flat_map(|&(s, e)| [s, e])
-        .collect();
-    if is_line_start(settled_end) {
-        pinned.push(settled_end);
-    }
-    let mut wanted: Vec<u64> = pinned
-        .iter()
-        .copied()
-        .filter(|&x| x >= base.offset && x <= settled_end && is_line_start(x))
-        .collect();
-    let mut last_spaced = base.offset;
-    for l in &view.lines {
-        let at = view.offset(l);
-        if at >= settled_end {
-            break;
-        }
-        if at >= base.offset && at - last_spaced >= limits.mark_spacing {
-            wanted.push(at);
-            last_spaced = at;
-        }
-    }
-    wanted.sort_unstable();
-    wanted.dedup();
-    pinned.sort_unstable();
-    pinned.dedup();
-
-    let mut index = scan.index;
-    index.insert(base);
-    let (mut lines, mut newlines, mut at) = (base.lines, base.newlines, base.offset);
-    let mut next_line = view.lines.partition_point(|l| view.offset(l) < base.offset);
-    for x in wanted {
-        while next_line < view.lines.len() && view.offset(&view.lines[next_line]) < x {
-            lines += 1;
-            next_line += 1;
-        }
-        let from = (at - view.origin) as usize;
-        let to = (x - view.origin) as usize;
-        newlines += memchr::memchr_iter(b'\n', &view.buf[from..to]).count() as i64;
-        at = x;
-        index.insert(Mark {
-            offset: x,
-            lines,
-            newlines,
-        });
-    }
-    if index.is_poisoned() {
-        return LineIndex::default();
-    }
-    index.thin(
-        view.size.saturating_sub(limits.view_max),
-        limits.mark_spacing,
-        &pinned,
-    );
-    index
-}
-
-/// The file offset where the log's unterminated last segment starts, if it has one.
-fn unterminated_tail_start(view: &View) -> Option<u64> {
-    match view.buf.last() {
-        None | Some(b'\n') => None,
-        Some(_) => {
-            let start = memchr::memrchr(b'\n', &view.buf).map_or(0, |i| i + 1);
-            Some(view.origin + start as u64)
-        }
-    }
-}
-
-/// Where the partial line holding byte `tail - 1` starts, when the view cut it. Searched back
-/// no further than the last read's settled end when it lies before `tail` (no line can start
-/// between the two, or the last read would have seen its `\n`), and over none of the bytes
-/// between that end and the last read's size: they were its unterminated last segment, so
-/// a progress line longer than the view costs each poll what was appended, not its length.
-fn partial_line_start(
-    log: &dyn LogSource,
-    start: &render::Start,
-    tail: u64,
-    bytes_read: &mut u64,
-) -> u64 {
-    match (start.settled_before, start.size_before) {
-        (Some(settled), Some(size)) if settled <= tail => {
-            let searched_from = size.clamp(settled, tail);
-            // A `\n` at `searched_from - 1` would lie in the segment that held none, unless
-            // the segment is empty: so `searched_from` means "no `\n` found".
-            match line_start_before(log, tail, searched_from, bytes_read) {
-                at if at == searched_from => settled,
-                at => at,
-            }
-        }
-        _ => line_start_before(log, tail, 0, bytes_read),
-    }
-}
-
-/// Where the line holding byte `start - 1` begins: `start` when the byte before it is a `\n`
-/// (or `start` is 0); else one past the nearest `\n` before it, searched back in 64 KiB pieces
-/// no further than `floor`. An unreadable piece ends the search where it stands, so that a
-/// line that cannot be read back counts as starting there.
-fn line_start_before(log: &dyn LogSource, start: u64, floor: u64, bytes_read: &mut u64) -> u64 {
-    const PIECE: u64 = 64 * 1024;
-    let mut end = start;
-    while end > floor {
-        let from = end.saturating_sub(PIECE).max(floor);
-        let Ok(piece) = read_span(log, from, end - from, bytes_read) else {
-            return end;
-        };
-        if let Some(i) = memchr::memrchr(b'\n', &piece) {
-            return from + i as u64 + 1;
-        }
-        if piece.len() as u64 != end - from {
-            return end;
-        }
-        end = from;
-    }
-    floor
 }
 
 impl ExactEngine {
@@ -573,44 +266,6 @@ impl ExactEngine {
         let mut bytes_read = 0;
         let head_len = stat.size.min(self.limits.head_probe_bytes);
         let head = read_span(log, 0, head_len, &mut bytes_read)?;
-        Self::generation_change(print, path, stat, &head, log, &mut bytes_read)
-    }
-}
-
-impl ExactEngine {
-    /// Whether the log is another generation than the bookmark's, and why. `head` holds the
-    /// log's first bytes, at least as many as the bookmark hashed unless the log shrank.
-    ///
-    /// Last, the bytes before the bookmark's settled end are read back and compared: a log cut
-    /// and regrown past its old size behind an unchanged head is another generation too.
-    fn generation_change(
-        prev: &GenerationPrint<'_>,
-        path: &str,
-        stat: LogStat,
-        head: &[u8],
-        log: &dyn LogSource,
-        bytes_read: &mut u64,
-    ) -> Result<Option<ResetReason>, SourceError> {
-        if prev.path != path {
-            return Ok(Some(ResetReason::PathChanged));
-        }
-        if let (Some(a), Some(b)) = (prev.identity, stat.identity) {
-            if a != b {
-                return Ok(Some(ResetReason::FileReplaced));
-            }
-        }
-        if stat.size < prev.size {
-            return Ok(Some(ResetReason::Shrank));
-        }
-        // Compare the same prefix the bookmark hashed. Fewer bytes than that (the log shrank
-        // while it was read) cannot prove the same log, so they count as a rewrite: coverage
-        // starts over, which can only repeat lines.
-        if !prev.head.matches(head) {
-            return Ok(Some(ResetReason::Rewritten));
-        }
-        match prev.settled_print {
-            Some(print) if !print.holds(log, bytes_read)? => Ok(Some(ResetReason::RegrownPastCut)),
-            _ => Ok(None),
-        }
+        generation::change(print, path, stat, &head, log, &mut bytes_read)
     }
 }

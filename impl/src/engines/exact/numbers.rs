@@ -1,10 +1,10 @@
 //! The numbers a reply states: the log's size, the new and earlier lines shown, the lines
 //! above the window never shown or skipped, and the notes they call for.
 
-use super::render::Start;
+use super::coverage::Coverage;
 use super::scan::Scan;
 use super::select::Selection;
-use super::Coverage;
+use super::start::Start;
 use crate::interface::api::Request;
 use crate::upstream::js::{format_bytes, plural};
 

@@ -2,9 +2,9 @@
 //! a raw read; else the window's lines not covered (and a partial line that grew), condensed
 //! newest first within the budget.
 
-use super::render::Start;
+use super::coverage::Coverage;
 use super::scan::Scan;
-use super::Coverage;
+use super::start::Start;
 use crate::interface::api::{Request, ShownLine};
 use crate::upstream::condense::newest_first::{self, Run};
 use crate::upstream::js::plural;

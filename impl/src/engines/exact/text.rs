@@ -2,9 +2,9 @@
 //! and the notes about the log itself.
 
 use super::numbers::Numbers;
-use super::render::Start;
 use super::scan::Scan;
 use super::select::Selection;
+use super::start::Start;
 use crate::interface::api::{Request, ResetReason};
 use crate::upstream::js::{format_bytes, group_thousands, plural};
 use crate::upstream::limits::Limits;
