@@ -1,9 +1,12 @@
 //! The bounds a model is checked at: the engine's limits, the log's length, which actions
 //! are taken and how often, and the named presets.
 
-use crate::model::MAX_LINES;
 use crate::state::LineKind;
 use bgtail::Limits;
+
+/// The most lines a model's log may hold: line texts are numbered by index, and a bound this
+/// size is already far past what a check can enumerate.
+pub const MAX_LINES: u8 = 64;
 
 /// How many times a path of the model may read, or reset the log.
 ///

@@ -1,6 +1,7 @@
 //! A path of the model as a replayable trace.
 
-use crate::model::{Action, TailModel, JOB_ID, JOB_PATH};
+use crate::model::{TailModel, JOB_ID, JOB_PATH};
+use crate::state::Action;
 use crate::state::TailState;
 use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::Engine;

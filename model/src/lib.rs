@@ -26,9 +26,9 @@ mod search;
 mod state;
 
 pub use bgtail::judge::Flags as ReplyVerdict;
-pub use config::{EngineChoice, ModelConfig, Times};
-pub use model::{renumber_generations, Action, Explained, TailModel, JOB_ID, JOB_PATH, MAX_LINES};
+pub use config::{EngineChoice, ModelConfig, Times, MAX_LINES};
+pub use model::{renumber_generations, Explained, TailModel, JOB_ID, JOB_PATH};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
-    line_text, partial_text, push_line_text, LineKind, Rendered, TailState, PARTIAL_REST,
+    line_text, partial_text, push_line_text, Action, LineKind, Rendered, TailState, PARTIAL_REST,
 };

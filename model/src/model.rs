@@ -1,14 +1,13 @@
 //! The model itself: its actions, the model over an engine and its quotient, and the
 //! transitions — every read through the real engine, judged by the one judge.
 
-use crate::config::{ModelConfig, Times};
-use crate::state::{LineKind, TailState};
+use crate::config::{ModelConfig, Times, MAX_LINES};
+use crate::state::{Action, TailState};
 use bgtail::judge::{Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
 use stateright::{Model, Property};
 use std::fmt::Debug;
-use std::hash::Hash;
 
 /// One step of an explained path.
 #[derive(Clone, Debug)]
@@ -24,29 +23,6 @@ pub struct Explained {
 pub const JOB_ID: &str = "model-1-1";
 pub const JOB_PATH: &str = "/model/job.log";
 
-/// A step of the model: what the agent or the job does.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub enum Action {
-    /// The job writes a complete line.
-    Append(LineKind),
-    /// The job writes the first part of a line, without its newline.
-    WritePartial,
-    /// The job finishes the partial line — also after it exited (output flushed late).
-    CompletePartial,
-    /// A condensed read with this `lines` (wider than before is the widening).
-    Read(u8),
-    /// A raw read with this `lines`.
-    RawRead(u8),
-    /// The agent passes this `bytes` view from now on (`None`: the default).
-    SetView(Option<u16>),
-    /// The log is cut to its first half (a new generation).
-    Truncate,
-    /// The log is rewritten in place with other bytes of the same length.
-    Rewrite,
-    /// The job exits: its trailing line, if any, is complete from now on.
-    Finish,
-}
-
 /// The model: an engine, and the bound.
 pub struct TailModel<E: Engine> {
     pub engine: E,
@@ -61,10 +37,6 @@ pub struct TailModel<E: Engine> {
     /// and without it).
     pub quotient: Option<fn(&mut E::State)>,
 }
-
-/// The most lines a model's log may hold: line texts are numbered by index, and a bound this
-/// size is already far past what a check can enumerate.
-pub const MAX_LINES: u8 = 64;
 
 impl<E: Engine> TailModel<E> {
     /// The model over `engine`.

@@ -1,7 +1,6 @@
 //! The model's state — the log as a few line kinds, the judge, the engine's bookmarks — and
 //! the bytes it describes.
 
-use crate::model::Action;
 use bgtail::judge::{Flags, Judge};
 use bgtail::Limits;
 
@@ -20,6 +19,29 @@ pub enum LineKind {
     Wrapper,
     /// A partial line the job has finished: the partial text and `PARTIAL_REST`.
     Completed,
+}
+
+/// A step of the model: what the agent or the job does.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Action {
+    /// The job writes a complete line.
+    Append(LineKind),
+    /// The job writes the first part of a line, without its newline.
+    WritePartial,
+    /// The job finishes the partial line — also after it exited (output flushed late).
+    CompletePartial,
+    /// A condensed read with this `lines` (wider than before is the widening).
+    Read(u8),
+    /// A raw read with this `lines`.
+    RawRead(u8),
+    /// The agent passes this `bytes` view from now on (`None`: the default).
+    SetView(Option<u16>),
+    /// The log is cut to its first half (a new generation).
+    Truncate,
+    /// The log is rewritten in place with other bytes of the same length.
+    Rewrite,
+    /// The job exits: its trailing line, if any, is complete from now on.
+    Finish,
 }
 
 /// The model's state: the log, what the judge knows was delivered, the engine's bookmarks.

@@ -10,7 +10,7 @@ use bgtail::exact::{fnv1a, BytePrint, ExactState};
 use bgtail::judge::{settled_end, Judge};
 use bgtail::source::{read_span, LogSource};
 use bgtail::{Engine, ExactEngine, Job, Limits, Rejected, Reply, Request, ResetReason};
-use bgtail_model::induction::factor::Log;
+use bgtail_model::induction::Log;
 use bgtail_model::induction::{
     self, Broke, Conjunct, Factoring, Facts, Inductive, Options, Report, Written,
 };

@@ -1,8 +1,9 @@
 //! The inductive check split into shards: the shards partition the enumeration, and merged
 //! they are the unsharded check, count for count.
 
-use bgtail_model::induction::shard::{merge, MergeError, Shard, ShardReport};
+use bgtail_model::induction::shard::Shard;
 use bgtail_model::induction::{check, Options};
+use bgtail_model::induction::{merge, MergeError, ShardReport};
 use bgtail_model::{ModelConfig, TailModel};
 
 fn shard_reports(model: &TailModel<bgtail::ExactEngine>, n: usize) -> Vec<ShardReport> {

@@ -13,6 +13,13 @@ pub struct Written {
     pub running: bool,
 }
 
+/// A log the check ranges over, with its bytes worked out once.
+#[derive(Clone, Debug)]
+pub struct Log {
+    pub written: Written,
+    pub bytes: Vec<u8>,
+}
+
 /// A state of the inductive check: a model state, and the log its last read saw.
 #[derive(Clone, Debug)]
 pub struct Candidate<S> {

@@ -1,7 +1,8 @@
 //! The exact engine's part of the invariant: every bookmark it allows, and its conjuncts.
 
 use super::enumerate::{ranges_of, runs, spans_of};
-use super::{Conjunct, Facts, Inductive, Written};
+use super::enumerate::{Facts, Log, Written};
+use super::invariant::{Conjunct, Inductive};
 use crate::ModelConfig;
 use crate::{JOB_ID, JOB_PATH};
 use bgtail::exact::{fnv1a, BytePrint, Coverage, ExactBookmark, ExactState, GenerationPrint, Mark};
@@ -229,7 +230,7 @@ impl Inductive for ExactEngine {
         _config: &ModelConfig,
         _seen: &Written,
         facts: &Facts,
-        logs: &[super::factor::Log],
+        logs: &[Log],
     ) -> Vec<Option<bgtail::ResetReason>> {
         let (head, settled_print) = prints(self.limits(), facts);
         let print = GenerationPrint {

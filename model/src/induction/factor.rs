@@ -23,18 +23,12 @@
 //! representative.
 
 use super::enumerate::views;
-use super::{writes_allowed, Inductive, Written};
+use super::enumerate::{Facts, Log, Written};
+use super::invariant::{writes_allowed, Inductive};
 use crate::{Action, TailModel, TailState};
 use bgtail::judge::{Judge, Opening};
 use bgtail::ResetReason;
 use std::collections::HashMap;
-
-/// A log the check ranges over, with its bytes worked out once.
-#[derive(Clone, Debug)]
-pub struct Log {
-    pub written: Written,
-    pub bytes: Vec<u8>,
-}
 
 /// What a read from a reset state can see.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -84,7 +78,7 @@ impl Group {
 pub fn resets_of<E: Inductive>(
     model: &TailModel<E>,
     seen: &Written,
-    facts: &super::Facts,
+    facts: &Facts,
     judge_of_seen: &Judge,
     logs: &[Log],
 ) -> Vec<Option<(ResetReason, Opening)>> {

@@ -75,182 +75,19 @@ mod driver;
 mod enumerate;
 mod exact;
 pub mod factor;
+mod groups;
+mod invariant;
+mod merge;
+mod options;
+mod plan;
+mod pool;
+mod report;
 pub mod shard;
 mod shipped;
 
-pub use driver::{check, Broke, Factoring, Failure, Options, Report};
-pub use enumerate::{log_shapes, Candidate, Facts, Written};
-
-use crate::{LineKind, ModelConfig, TailModel, TailState};
-use bgtail::judge::Judge;
-use bgtail::Engine;
-
-/// One conjunct of the invariant, by name (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Conjunct {
-    NoReadNoBookmark,
-    BookmarkDescribesSeen,
-    JudgeSawSeen,
-    DeliveredAreCompleteLines,
-    CoverageOnCompleteLines,
-    CoverageDelivered,
-    DeliveredCoveredUntilForgotten,
-    NewestDeliveredCovered,
-    PartialSeenIsSeens,
-    IndexTrue,
-    FinishedJobWritesNothing,
-    WithinBound,
-    /// The shipped engine's analogue of "coverage was delivered": the run of lines its
-    /// bookmark believes shown was delivered.
-    BelievedShownDelivered,
-}
-
-impl Conjunct {
-    /// The conjunct's name, as the module docs state it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Conjunct::NoReadNoBookmark => "no read, no bookmark",
-            Conjunct::BookmarkDescribesSeen => "the bookmark describes P",
-            Conjunct::JudgeSawSeen => "the judge saw P",
-            Conjunct::DeliveredAreCompleteLines => "delivered lines are P's",
-            Conjunct::CoverageOnCompleteLines => "coverage lies on complete lines",
-            Conjunct::CoverageDelivered => "coverage was delivered",
-            Conjunct::DeliveredCoveredUntilForgotten => "delivered is covered until forgotten",
-            Conjunct::NewestDeliveredCovered => "the newest delivered line is covered",
-            Conjunct::PartialSeenIsSeens => "the partial line seen is P's",
-            Conjunct::IndexTrue => "the index is true",
-            Conjunct::FinishedJobWritesNothing => "a finished job writes nothing",
-            Conjunct::WithinBound => "within the bound",
-            Conjunct::BelievedShownDelivered => "the lines believed shown were delivered",
-        }
-    }
-}
-
-/// An engine whose bookmarks the inductive check can enumerate and hold to its invariant.
-pub trait Inductive: Engine<State: Send + Sync> + Send + Sync + Sized + 'static {
-    /// Every engine state and judge that the invariant allows after a read saw `seen`, but
-    /// for the conjunct `dropped` (a check that the invariant is not vacuous).
-    fn starts(
-        &self,
-        config: &ModelConfig,
-        seen: &Written,
-        facts: &Facts,
-        dropped: Option<Conjunct>,
-    ) -> Vec<(Self::State, Judge)>;
-
-    /// The first of the engine's conjuncts, other than `dropped`, that `state` breaks beside
-    /// `judge`, after a read saw `seen`.
-    fn bookmark_conjuncts(
-        &self,
-        config: &ModelConfig,
-        state: &Self::State,
-        seen: &Written,
-        facts: &Facts,
-        judge: &Judge,
-        dropped: Option<Conjunct>,
-    ) -> Option<Conjunct>;
-
-    /// Whether the engine holds no bookmark.
-    fn no_bookmark(state: &Self::State) -> bool;
-
-    /// Why a read of each of `logs` starts a new generation from every bookmark the invariant
-    /// allows after a read saw `seen`, by the engine's own generation check — for an engine
-    /// whose read then depends on the old bookmark only through that reason and the
-    /// generation number (see [`factor`]). `None`: the read continues, or the engine makes no
-    /// such promise (the default); those states are run in full. Asked once per seen log, so
-    /// that an engine works out what it needs of `seen` once.
-    fn reset_reasons(
-        &self,
-        _config: &ModelConfig,
-        _seen: &Written,
-        _facts: &Facts,
-        logs: &[factor::Log],
-    ) -> Vec<Option<bgtail::ResetReason>> {
-        vec![None; logs.len()]
-    }
-}
-
-/// The first conjunct of the invariant, other than `dropped`, that `candidate` breaks.
-pub fn broken_conjunct<E: Inductive>(
-    model: &TailModel<E>,
-    candidate: &Candidate<E::State>,
-    dropped: Option<Conjunct>,
-) -> Option<Conjunct> {
-    let facts = candidate.seen.as_ref().map(|w| w.facts(&model.config));
-    broken_conjunct_with(model, candidate, facts.as_ref(), dropped)
-}
-
-/// [`broken_conjunct`], with the facts of the log the last read saw worked out already.
-fn broken_conjunct_with<E: Inductive>(
-    model: &TailModel<E>,
-    candidate: &Candidate<E::State>,
-    facts: Option<&Facts>,
-    dropped: Option<Conjunct>,
-) -> Option<Conjunct> {
-    let keep = |c: Conjunct| dropped != Some(c);
-    let s = &candidate.state;
-    if let Some(c) = log_conjuncts(model, candidate.seen.as_ref(), s, dropped) {
-        return Some(c);
-    }
-    let Some(seen) = &candidate.seen else {
-        let fresh = E::no_bookmark(&s.engine) && s.judge == Judge::default();
-        return (keep(Conjunct::NoReadNoBookmark) && !fresh).then_some(Conjunct::NoReadNoBookmark);
-    };
-    let facts = facts.expect("the facts of the log the last read saw");
-    if keep(Conjunct::WithinBound) && seen.len() > usize::from(model.config.max_lines) {
-        return Some(Conjunct::WithinBound);
-    }
-    if keep(Conjunct::JudgeSawSeen) && s.judge.last_saw(&facts.bytes, 0, seen.running) != Some(true)
-    {
-        return Some(Conjunct::JudgeSawSeen);
-    }
-    let delivered_ok = s
-        .judge
-        .delivered()
-        .iter()
-        .all(|&d| facts.complete.binary_search(&d).is_ok() || facts.grown_from(d));
-    if keep(Conjunct::DeliveredAreCompleteLines) && !delivered_ok {
-        return Some(Conjunct::DeliveredAreCompleteLines);
-    }
-    model
-        .engine
-        .bookmark_conjuncts(&model.config, &s.engine, seen, facts, &s.judge, dropped)
-}
-
-/// The first of the conjuncts about the log now (within the bound, a finished job writes
-/// nothing), other than `dropped`, that `state` breaks.
-fn log_conjuncts<E: Inductive>(
-    model: &TailModel<E>,
-    seen: Option<&Written>,
-    state: &TailState<E::State>,
-    dropped: Option<Conjunct>,
-) -> Option<Conjunct> {
-    let keep = |c: Conjunct| dropped != Some(c);
-    let max = usize::from(model.config.max_lines);
-    if keep(Conjunct::WithinBound) && state.lines.len() + usize::from(state.partial) > max {
-        return Some(Conjunct::WithinBound);
-    }
-    let writes = seen.is_none_or(|w| writes_allowed(w, state.running, &Written::of(state)));
-    (keep(Conjunct::FinishedJobWritesNothing) && !writes)
-        .then_some(Conjunct::FinishedJobWritesNothing)
-}
-
-/// "A finished job writes nothing" but its partial line's end: running now only if running
-/// at the last read; after a finish, the log only completes its partial line (output flushed
-/// late), loses lines (a truncation) or changes text (a rewrite): its lines are a prefix of
-/// the seen log's, with the partial line completed, and the partial line is kept only with
-/// all of them.
-fn writes_allowed(seen: &Written, running: bool, now: &Written) -> bool {
-    if seen.running {
-        return true;
-    }
-    // The seen lines, then its partial line completed: what a finished job's log may hold.
-    let most = seen
-        .lines
-        .iter()
-        .copied()
-        .chain(seen.partial.then_some(LineKind::Completed));
-    let prefix = now.lines.len() <= seen.len() && most.zip(&now.lines).all(|(a, &b)| a == b);
-    !running && prefix && (!now.partial || (seen.partial && now.lines.len() == seen.lines.len()))
-}
+pub use driver::check;
+pub use enumerate::{log_shapes, Candidate, Facts, Log, Written};
+pub use invariant::{broken_conjunct, Conjunct, Inductive};
+pub use merge::{merge, MergeError, Merged, ShardReport, SHARD_REPORT_VERSION};
+pub use options::{Factoring, Options};
+pub use report::{Broke, Failure, Report};

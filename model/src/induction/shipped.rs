@@ -1,7 +1,8 @@
 //! The shipped engine's part of the invariant: every bookmark it allows, and its conjuncts.
 
 use super::enumerate::views;
-use super::{Conjunct, Facts, Inductive, Written};
+use super::enumerate::{Facts, Written};
+use super::invariant::{Conjunct, Inductive};
 use crate::ModelConfig;
 use crate::{JOB_ID, JOB_PATH};
 use bgtail::judge::Judge;
