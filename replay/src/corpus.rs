@@ -2,7 +2,7 @@
 //! path, one trace through the in-crate engines, what a replay must show to pass, and the
 //! table its results print as.
 
-use crate::EngineArg;
+use crate::engine_arg::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::{replay, Replay, Tally};
 use bgtail::trace::Trace;

@@ -6,8 +6,10 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod broken;
+mod checks;
 mod commands;
 mod corpus;
+mod engine_arg;
 mod eut;
 mod outside;
 mod replay_eut;
@@ -16,7 +18,7 @@ use commands::{
     check, compare, explore, generate, import, read, readers, record, replay, serve, verify,
 };
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -24,14 +26,6 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// Which engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EngineArg {
-    Exact,
-    Shipped,
-    Both,
 }
 
 #[derive(Subcommand)]

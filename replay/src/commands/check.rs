@@ -1,66 +1,14 @@
 //! `bgtail check`: the stateright model over the real engines, or the inductive check.
 
-use crate::corpus::{parse_replay_engine, timeout, ReplayEngine};
-use crate::outside::OutsideEngine;
-use crate::EngineArg;
+use crate::checks::bound::{bound_name, configured, Bound, Spec};
+use crate::checks::print::print_induction;
+use crate::checks::run::run_checks;
+use crate::corpus::{parse_replay_engine, ReplayEngine};
+use crate::engine_arg::EngineArg;
 use anyhow::{bail, Context as _};
-use bgtail::Engine;
-use bgtail_model::checking::{self, Summary};
 use bgtail_model::{induction, ModelConfig, TailModel, Times};
-use stateright::Expectation;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Bound {
-    /// CI's: content lines of three kinds, 4 lines, 1 reset, any number of reads, every
-    /// action family.
-    Ci,
-    /// CI's second: blank and wrapper lines among content lines, 3 lines.
-    CiNonContent,
-    /// Upstream's line bound within reach: CI's second, with a bound of 2 `\n` bytes (a
-    /// view keeps one complete line and maybe a partial one, so the budget and the fold are
-    /// out of reach: no path is required).
-    LineBoundCut,
-    /// CI's, with a fold threshold of 2: a fold beside the budget's or the coverage's
-    /// overflow within 4 lines.
-    FoldPairs,
-    /// Deeper: CI's, with up to 5 lines (many minutes).
-    Deep,
-    /// Every sequence of any length: CI's families and kinds over logs of up to 3 lines,
-    /// any number of reads and resets.
-    AnyLength,
-    /// Issue #28's gap world: short lines, reads of 1 and 3.
-    Gap,
-    /// Issue #28's cap world: short and long lines, reads of 1 and 2.
-    Cap,
-    /// The budget's edge: bodies that fill the budget to the unit.
-    BudgetEdge,
-}
-
-impl Bound {
-    /// Whether the bound turns every action family on, so that every path must be reached.
-    pub fn complete(self) -> bool {
-        matches!(
-            self,
-            Bound::Ci | Bound::CiNonContent | Bound::FoldPairs | Bound::Deep | Bound::AnyLength
-        )
-    }
-
-    pub fn config(self) -> ModelConfig {
-        match self {
-            Bound::Ci => ModelConfig::ci(),
-            Bound::CiNonContent => ModelConfig::ci_non_content(),
-            Bound::LineBoundCut => ModelConfig::line_bound(),
-            Bound::FoldPairs => ModelConfig::fold_pairs(),
-            Bound::Deep => ModelConfig::deep(),
-            Bound::AnyLength => ModelConfig::any_length(),
-            Bound::Gap => ModelConfig::issue_28_gap(),
-            Bound::Cap => ModelConfig::issue_28_cap(),
-            Bound::BudgetEdge => ModelConfig::budget_edge(),
-        }
-    }
-}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -134,261 +82,19 @@ pub struct Args {
 }
 
 impl Args {
-    /// A bounded check of `engine` on one thread at `bound`, its lines and reads overridden
-    /// where given: what `verify` and `readers` run for an engine in another process.
-    pub fn bounded(
-        engine: ReplayEngine,
-        bound: Bound,
-        max_lines: Option<u8>,
-        max_reads: Option<u8>,
-        timeout: f64,
-    ) -> Args {
-        Args {
-            engine,
-            timeout,
-            bound,
-            max_lines,
-            max_reads: max_reads.map(Times::AtMost),
-            max_resets: None,
-            threads: 1,
-            export: None,
-            induction: false,
-            unfactored: false,
-            cross_check: false,
-            split_first_lines: None,
-            shard: None,
-            report: None,
-            merge: Vec::new(),
+    /// The bounded check these arguments ask for.
+    pub fn spec(&self) -> Spec {
+        Spec {
+            engine: self.engine.clone(),
+            bound: self.bound,
+            max_lines: self.max_lines,
+            max_reads: self.max_reads,
+            max_resets: self.max_resets,
+            threads: self.threads,
+            timeout: self.timeout,
+            export: self.export.clone(),
         }
     }
-}
-
-/// Prints what one check came to: its counts and rate, then each property's verdict.
-pub fn print_summary(summary: &Summary, bound: &str) {
-    let rate = summary.states as f64 / summary.seconds.max(1e-9);
-    println!(
-        "{} engine, bound {bound}: {} states generated, {} unique, depth {}, {:.1} s, {:.0} states/s ({:.0} unique/s)",
-        summary.engine,
-        summary.states,
-        summary.unique,
-        summary.depth,
-        summary.seconds,
-        rate,
-        summary.unique as f64 / summary.seconds.max(1e-9)
-    );
-    for v in &summary.verdicts {
-        let (kind, verdict) = match (&v.expectation, &v.discovery) {
-            (Expectation::Sometimes, Some(p)) => {
-                ("sometimes", format!("reached in {} steps", p.len()))
-            }
-            (Expectation::Sometimes, None) if summary.require_examples => {
-                ("sometimes", "NEVER REACHED".to_owned())
-            }
-            (Expectation::Sometimes, None) => {
-                ("sometimes", "not reached (off in this bound)".to_owned())
-            }
-            (_, None) => ("always", "holds".to_owned()),
-            (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
-        };
-        println!("  {kind:<9} {:<36} {verdict}", v.name);
-        if let Some(why) = &v.why {
-            println!("            {why}");
-        }
-    }
-}
-
-/// Writes each counterexample of `summary` as a trace in `dir`.
-pub fn export<E>(
-    model: &TailModel<E>,
-    summary: &Summary,
-    dir: &Path,
-    bound: &str,
-) -> anyhow::Result<()>
-where
-    E: Engine + Send + Sync + 'static,
-    E::State: Send + Sync,
-{
-    for found in checking::counterexamples(model, summary, bound) {
-        write_counterexample(&found, dir)?;
-    }
-    Ok(())
-}
-
-/// Writes `found` into `dir` (made if missing) as `<name>.jsonl`.
-pub fn write_counterexample(found: &checking::Counterexample, dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
-    let file = dir.join(format!("{}.jsonl", found.name));
-    std::fs::write(&file, found.trace.to_jsonl()).with_context(|| file.display().to_string())?;
-    println!("  wrote {}", file.display());
-    Ok(())
-}
-
-pub fn configured(args: &Args) -> ModelConfig {
-    let mut config = args.bound.config();
-    if let Some(n) = args.max_lines {
-        config.max_lines = n;
-    }
-    if let Some(n) = args.max_reads {
-        config.max_reads = n;
-    }
-    if let Some(n) = args.max_resets {
-        config.max_resets = n;
-    }
-    config
-}
-
-/// The bound as it is spelled on the command line (`ci-non-content`).
-pub fn bound_slug(bound: Bound) -> String {
-    use clap::ValueEnum;
-    bound.to_possible_value().map_or_else(
-        || format!("{bound:?}").to_lowercase(),
-        |v| v.get_name().to_owned(),
-    )
-}
-
-/// The bound as a check prints it: its name and the counters that bound it.
-pub fn bound_name(bound: Bound, c: &ModelConfig) -> String {
-    format!(
-        "{} ({} lines, {}, {})",
-        bound_slug(bound),
-        c.max_lines,
-        times(c.max_reads, "read"),
-        times(c.max_resets, "reset")
-    )
-}
-
-/// `any reads`, `1 read`, `0 resets`: a counter as the bound's line says it.
-fn times(t: Times, noun: &str) -> String {
-    match t {
-        Times::AtMost(1) => format!("1 {noun}"),
-        t => format!("{t} {noun}s"),
-    }
-}
-
-/// Runs the checks; true when the exact engine (or the outside engine) kept every property.
-pub fn run_checks(args: &Args) -> anyhow::Result<(bool, Vec<Summary>)> {
-    let builtin = match &args.engine {
-        ReplayEngine::Builtin(e) => *e,
-        ReplayEngine::Command(command) => return check_outside(args, command),
-    };
-    let bound = bound_name(args.bound, &configured(args));
-    let slug = bound_slug(args.bound);
-    let mut exact_ok = true;
-    let mut summaries = Vec::new();
-    if builtin != EngineArg::Shipped {
-        let (summary, model) = checking::check(
-            TailModel::exact(configured(args)),
-            args.threads,
-            args.bound.complete(),
-        );
-        print_summary(&summary, &bound);
-        exact_ok = summary.failures().is_empty();
-        if let Some(dir) = &args.export {
-            export(&model, &summary, dir, &slug)?;
-        }
-        summaries.push(summary);
-    }
-    if builtin != EngineArg::Exact {
-        let (summary, model) =
-            checking::check(TailModel::shipped(configured(args)), args.threads, false);
-        print_summary(&summary, &bound);
-        if let Some(dir) = &args.export {
-            export(&model, &summary, dir, &slug)?;
-        }
-        summaries.push(summary);
-    }
-    Ok((exact_ok, summaries))
-}
-
-/// Reads and resets a bound takes any number of are counted for an engine in another
-/// process, up to these: its state is a snapshot the model cannot take up to what no reply
-/// tells apart, or the path of reads that rebuilds it, which grows with every read.
-const OUTSIDE_READS: u8 = 3;
-const OUTSIDE_RESETS: u8 = 1;
-
-/// The bound for an engine in another process: its counters, where the bound has none.
-fn outside_config(args: &Args) -> anyhow::Result<ModelConfig> {
-    for (flag, times) in [
-        ("--max-reads", args.max_reads),
-        ("--max-resets", args.max_resets),
-    ] {
-        if times == Some(Times::Any) {
-            bail!(
-                "{flag} any needs an engine in this process: an engine in another process is \
-                 checked with reads and resets counted (its state may grow with every read)"
-            );
-        }
-    }
-    let mut config = configured(args);
-    if config.max_reads == Times::Any {
-        config.max_reads = Times::AtMost(OUTSIDE_READS);
-    }
-    if config.max_resets == Times::Any {
-        config.max_resets = Times::AtMost(OUTSIDE_RESETS);
-    }
-    Ok(config)
-}
-
-/// Checks an engine in another process at the bound scaled to its declared limits, on one
-/// thread (one process answers one read at a time). A harness error ends the check as an
-/// error, not as a verdict.
-fn check_outside(args: &Args, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
-    let (summary, model, bound) = outside_check(args, command)?;
-    let engine = &model.engine;
-    print_summary(&summary, &bound);
-    println!(
-        "  ({}; {} requests, {:.0} requests/s)",
-        engine.rebuild.describe(),
-        engine.requests(),
-        engine.requests() as f64 / summary.seconds.max(1e-9)
-    );
-    if let Some(dir) = &args.export {
-        export(&model, &summary, dir, &bound_slug(args.bound))?;
-    }
-    let ok = summary.failures().is_empty();
-    Ok((ok, vec![summary]))
-}
-
-/// The check of an engine in another process: its summary, its model (for the shortest
-/// counterexamples) and the bound's name. A harness error ends it as an error.
-pub fn outside_check(
-    args: &Args,
-    command: &str,
-) -> anyhow::Result<(Summary, TailModel<OutsideEngine>, String)> {
-    let (model, complete, bound) = outside_model(args, command)?;
-    let engine = model.engine.clone();
-    let (summary, model) = checking::check(model, 1, complete);
-    if let Some(failure) = engine.failure() {
-        bail!("{}: {failure}", engine.name());
-    }
-    Ok((summary, model, bound))
-}
-
-/// The model of an engine in another process at `args`' bound, its actions cut to what the
-/// engine declares it can do; whether every path is required of it; and the bound's name.
-pub fn outside_model(
-    args: &Args,
-    command: &str,
-) -> anyhow::Result<(TailModel<OutsideEngine>, bool, String)> {
-    let bounded = outside_config(args)?;
-    let timeout = timeout(args.timeout)?;
-    let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
-    let bound_limits = bounded.limits.clone();
-    let mut config = bounded.for_limits(engine.limits().clone());
-    let caps = engine.capabilities;
-    // Every path is required only where the bound is the one it was made for: at another
-    // engine's limits (64 coverage ranges, a budget four long lines wide) some are out of reach.
-    let same_limits = bgtail::protocol::DeclaredLimits::from(&bound_limits)
-        == bgtail::protocol::DeclaredLimits::from(engine.limits());
-    if !caps.raw {
-        config.raw_lines.clear();
-    }
-    if !caps.bytes {
-        config.views.clear();
-    }
-    let complete = args.bound.complete() && caps.raw && caps.bytes && same_limits;
-    let bound = bound_name(args.bound, &config);
-    Ok((TailModel::new(engine, config), complete, bound))
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -399,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else if let Some(n) = args.split_first_lines {
         run_split(&args, n)?
     } else {
-        run_checks(&args)?.0
+        run_checks(&args.spec())?.0
     };
     if exact_ok {
         Ok(ExitCode::SUCCESS)
@@ -418,7 +124,7 @@ fn run_split(args: &Args, count: usize) -> anyhow::Result<bool> {
     if !matches!(args.engine, ReplayEngine::Builtin(EngineArg::Exact)) {
         bail!("--split-first-lines runs the exact engine in this process: add --engine exact");
     }
-    let model = TailModel::exact(configured(args));
+    let model = TailModel::exact(configured(&args.spec()));
     let kinds = bgtail_model::reach::first_lines(&model);
     if count == 0 || count > kinds.len() {
         bail!(
@@ -547,7 +253,7 @@ fn write_report<S: std::fmt::Debug>(
         s.count()
     );
     let file = dir.join(name);
-    let json = serde_json::to_string_pretty(&induction::shard::ShardReport::of(engine, report))?;
+    let json = serde_json::to_string_pretty(&induction::ShardReport::of(engine, report))?;
     std::fs::write(&file, json + "\n").with_context(|| file.display().to_string())?;
     println!("  wrote {}", file.display());
     Ok(())
@@ -558,11 +264,11 @@ fn run_merge(files: &[PathBuf]) -> anyhow::Result<bool> {
     let mut reports = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(file).with_context(|| file.display().to_string())?;
-        let report: induction::shard::ShardReport = serde_json::from_str(&text)
+        let report: induction::ShardReport = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a shard report", file.display()))?;
         reports.push(report);
     }
-    let m = induction::shard::merge(&reports).context("the shard reports")?;
+    let m = induction::merge(&reports).context("the shard reports")?;
     println!(
         "{} engine, inductive check over logs of up to {} lines, {} shards merged: {} items and \
          {} groups of reset states, {} states of the invariant ({} before any read, {} \
@@ -593,91 +299,4 @@ fn run_merge(files: &[PathBuf]) -> anyhow::Result<bool> {
         println!("  FAILS in shard {shard}: {failure}");
     }
     Ok(m.proved())
-}
-
-/// Prints what an inductive check did, and its failure if any.
-pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S>) {
-    let disputed = match r.disputed {
-        0 => String::new(),
-        n => format!(", {n} the engine continues though the bytes do not (run in full)"),
-    };
-    let factored = match r.factoring {
-        induction::Factoring::Full => "every state run in full".to_owned(),
-        _ => format!(
-            "the reset ones as {} groups of what a read from them can see, one representative \
-             each (listed in {:.1} s){}",
-            r.groups,
-            r.group_seconds,
-            match r.compared {
-                0 => String::new(),
-                n => format!(", and {n} members run, every read compared with their group's"),
-            }
-        ),
-    };
-    println!(
-        "{engine} engine, inductive check over logs of up to {} lines: {} states of the invariant \
-         ({} before any read, {} continuing the bookmark's generation, {} reset since{disputed}); \
-         {factored}; {} steps ({} reads), {:.1} s",
-        r.max_lines,
-        r.states(),
-        r.fresh,
-        r.continuing,
-        r.reset,
-        r.steps,
-        r.reads,
-        r.seconds,
-    );
-    match r.failures.first() {
-        None if r.shard != induction::shard::Shard::WHOLE => println!(
-            "  HOLDS for shard {} ({} of the enumeration's {} items, {} of its {} groups): merge \
-             every shard's report (--report, then --merge) for the proof",
-            r.shard, r.items, r.items_total, r.groups, r.groups_total
-        ),
-        None => println!(
-            "  PROVED: the initial state satisfies the invariant, and from every state of it every \
-             action keeps nothing lost, progress, repeats bounded, honest counts, resets seen, \
-             bounded output and the invariant: so does every sequence of any length over logs of up to {} lines",
-            r.max_lines
-        ),
-        Some(f) => print_induction_failure(f),
-    }
-}
-
-/// The first state the step fails from, and what the step broke there.
-fn print_induction_failure<S: std::fmt::Debug>(f: &induction::Failure<S>) {
-    let s = &f.candidate.state;
-    println!(
-        "  FAILS: from the log {:?}{} (variant {}, running {}, view {:?}), last read saw {:?}",
-        s.lines,
-        if s.partial { " + partial" } else { "" },
-        s.variant,
-        s.running,
-        s.view,
-        f.candidate.seen
-    );
-    println!("    bookmark: {:?}", s.engine);
-    println!("    judge: {:?}", s.judge);
-    match (&f.action, &f.broke) {
-        (_, induction::Broke::Start(c)) => println!("    the state itself breaks \"{}\"", c.name()),
-        (Some(a), induction::Broke::Invariant(c)) => {
-            println!("    {a:?} leads to a state that breaks \"{}\"", c.name())
-        }
-        (
-            Some(a),
-            induction::Broke::Property {
-                name,
-                text,
-                anomalies,
-            },
-        ) => {
-            println!("    {a:?} breaks \"{name}\"");
-            for anomaly in anomalies {
-                println!("      {anomaly}");
-            }
-            for line in text.lines().take(6) {
-                println!("      | {line}");
-            }
-        }
-        (_, other) => println!("    {other:?}"),
-    }
 }

@@ -4,6 +4,7 @@
 //! or not, a refusal's words, and the shown byte ranges. A port of the exact engine is proven
 //! equal to it by this command (docs/differential.md).
 
+use crate::engine_arg::ServedLimits;
 use crate::eut::{HarnessError, ProcessEngine};
 use anyhow::{bail, Context as _};
 use bgtail::generate::{trace as generated, Profile};
@@ -25,7 +26,7 @@ pub struct Args {
     /// The in-crate engine's limits: upstream's, or the model checker's tiny ones (pass the
     /// same to the other engine, for instance `serve.mjs --limits model`).
     #[arg(long, value_enum, default_value = "default")]
-    pub limits: super::serve::ServedLimits,
+    pub limits: ServedLimits,
     /// Generated traces (`bgtail generate`'s), this many of each profile.
     #[arg(long, default_value_t = 0)]
     pub generated: u64,
@@ -85,10 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(command) = args.engine.strip_prefix("cmd:") else {
         bail!("--engine takes cmd:COMMAND (the in-crate exact engine is the reference)");
     };
-    let limits = match args.limits {
-        super::serve::ServedLimits::Default => Limits::default(),
-        super::serve::ServedLimits::Model => bgtail_model::ModelConfig::tiny_limits(),
-    };
+    let limits = args.limits.limits();
     let files = crate::corpus::trace_files(&args.paths)?;
     if args.generated == 0 && files.is_empty() {
         bail!("nothing to compare: pass --generated N or trace paths");

@@ -1,7 +1,7 @@
 //! `bgtail explore`: stateright's Explorer over the model of an engine, in a browser.
 
-use super::check::Bound;
-use crate::EngineArg;
+use crate::checks::bound::Bound;
+use crate::engine_arg::EngineArg;
 use bgtail::Engine;
 use bgtail_model::{TailModel, TailState};
 use stateright::Model;

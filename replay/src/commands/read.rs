@@ -4,7 +4,7 @@
 //! this machine's ext4 disk, more than a first read's own work (0.03 ms in process), and a
 //! state lost to a power cut can only send lines again.
 
-use crate::EngineArg;
+use crate::engine_arg::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::source::open_log;
 use bgtail::state_file::StateFile;

@@ -4,10 +4,11 @@
 //! `docs/readers.md`. The command writes the page's generated part (between its markers), or
 //! with `--check` fails when the page differs from what the checks give.
 
-use super::check::{self, Bound};
+use crate::checks::bound::{bound_slug, configured, Bound, Spec};
+use crate::checks::run::{export, outside_check, outside_model, write_counterexample};
 use crate::corpus::{load, replay_trace, timeout, trace_files, ReplayEngine};
+use crate::engine_arg::EngineArg;
 use crate::replay_eut::Outside;
-use crate::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::Replay;
 use bgtail::Engine;
@@ -306,12 +307,12 @@ fn measure(reader: &Reader, engine: &ReplayEngine, args: &Args) -> anyhow::Resul
         let label = label(spec);
         match engine {
             ReplayEngine::Builtin(_) => {
-                let model = TailModel::exact(check::configured(&check_args));
+                let model = TailModel::exact(configured(&check_args));
                 let (summary, model) = checking::check(model, 1, spec.bound.complete());
                 record(&mut measured, &model, &summary, (spec.bound, &label), args)?;
             }
             ReplayEngine::Command(command) => {
-                let (summary, model, _) = check::outside_check(&check_args, command)?;
+                let (summary, model, _) = outside_check(&check_args, command)?;
                 record(&mut measured, &model, &summary, (spec.bound, &label), args)?;
             }
         }
@@ -324,8 +325,8 @@ fn measure(reader: &Reader, engine: &ReplayEngine, args: &Args) -> anyhow::Resul
 }
 
 /// `check`'s arguments for one bound of a reader.
-fn check_args(engine: &ReplayEngine, spec: &At, args: &Args) -> check::Args {
-    check::Args::bounded(
+fn check_args(engine: &ReplayEngine, spec: &At, args: &Args) -> Spec {
+    Spec::bounded(
         engine.clone(),
         spec.bound,
         spec.max_lines,
@@ -336,7 +337,7 @@ fn check_args(engine: &ReplayEngine, spec: &At, args: &Args) -> check::Args {
 
 /// The bound as the table names it (`ci, 3 lines, 2 reads`).
 fn label(spec: &At) -> String {
-    let mut label = check::bound_slug(spec.bound);
+    let mut label = bound_slug(spec.bound);
     match spec.max_lines {
         Some(1) => label.push_str(", 1 line"),
         Some(n) => label.push_str(&format!(", {n} lines")),
@@ -388,7 +389,7 @@ where
         }
     }
     if let Some(dir) = &args.export {
-        check::export(model, summary, dir, &check::bound_slug(bound))?;
+        export(model, summary, dir, &bound_slug(bound))?;
     }
     Ok(())
 }
@@ -461,7 +462,7 @@ fn replay_witness(
         bail!("a witness is replayed through an engine in another process");
     };
     let label = label(&witness.at);
-    let (model, _, _) = check::outside_model(&check_args(engine, &witness.at, args), command)?;
+    let (model, _, _) = outside_model(&check_args(engine, &witness.at, args), command)?;
     let explained = model.explain(witness.path);
     if let Some(failure) = model.engine.failure() {
         bail!("{}: {failure}", model.engine.name());
@@ -480,9 +481,9 @@ fn replay_witness(
             }
             if keep(measured, name, &bound, &anomaly, path.to_vec()) {
                 if let Some(dir) = &args.export {
-                    let slug = check::bound_slug(witness.at.bound);
+                    let slug = bound_slug(witness.at.bound);
                     let found = checking::counterexample(&model, &slug, name, path);
-                    check::write_counterexample(&found, dir)?;
+                    write_counterexample(&found, dir)?;
                 }
             }
         }

@@ -2,13 +2,14 @@
 //! `docs/engine-protocol.md`), so that the protocol's harness can be checked against the
 //! engines it already knows, and so that a harness in another language can drive them.
 
+use crate::engine_arg::ServedLimits;
 use anyhow::{bail, Context as _};
 use bgtail::protocol::{
     Capabilities, DeclaredLimits, EngineInfo, ErrorCode, FromEngine, ReadReply, ReadRequest,
     ShownRange, ToEngine, PROTOCOL, VERSION,
 };
 use bgtail::source::open_log;
-use bgtail::{Engine, ExactEngine, Job, Limits, ShippedEngine};
+use bgtail::{Engine, ExactEngine, Job, ShippedEngine};
 use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -29,13 +30,6 @@ pub struct Args {
     pub broken: Option<crate::broken::Break>,
 }
 
-/// The limits a served engine runs with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ServedLimits {
-    Default,
-    Model,
-}
-
 /// The engines `serve` can put behind the protocol.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ServedEngine {
@@ -44,10 +38,7 @@ pub enum ServedEngine {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let limits = match args.limits {
-        ServedLimits::Default => Limits::default(),
-        ServedLimits::Model => bgtail_model::ModelConfig::tiny_limits(),
-    };
+    let limits = args.limits.limits();
     if let Some(what) = args.broken {
         if args.engine != ServedEngine::Exact {
             bail!("--break breaks the exact engine: pass --engine exact");

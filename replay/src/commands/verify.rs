@@ -1,12 +1,14 @@
 //! `bgtail verify`: the model checks at the CI bounds, on every sequence of any length (by
 //! reachability at 3 lines, by induction at 4), then the whole trace corpus, both engines.
 
-use super::check::{bound_name, print_summary, Bound};
+use crate::checks::bound::{bound_name, Bound, Spec};
+use crate::checks::print::{print_induction, print_summary};
+use crate::checks::run::run_checks;
 use crate::corpus::{
     load, parse_replay_engine, passes, replay_trace, table_header, table_row, timeout, trace_files,
     ReplayEngine, Require,
 };
-use crate::EngineArg;
+use crate::engine_arg::EngineArg;
 use anyhow::{bail, Context as _};
 use bgtail::replay::Tally;
 use bgtail_model::checking;
@@ -120,7 +122,7 @@ fn model_checks(threads: usize) -> bool {
     let model = TailModel::exact(bgtail_model::ModelConfig::induction(4));
     let options = bgtail_model::induction::Options::new(threads);
     let report = bgtail_model::induction::check(&model, &options);
-    super::check::print_induction("exact", &report);
+    print_induction("exact", &report);
     ok &= report.proved();
     println!();
     ok
@@ -211,14 +213,14 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
             (Bound::Ci, Some((3, 2))),
         ];
         for (bound, reduced) in bounds {
-            let check = super::check::Args::bounded(
+            let check = Spec::bounded(
                 ReplayEngine::Command(command.to_owned()),
                 bound,
                 reduced.map(|r| r.0),
                 reduced.map(|r| r.1),
                 args.timeout,
             );
-            let (kept, _) = super::check::run_checks(&check)?;
+            let (kept, _) = run_checks(&check)?;
             ok &= kept;
         }
         println!();

@@ -1,0 +1,165 @@
+//! Running a bounded check: of the engines in this process, or of an engine in another
+//! process at its declared limits; and writing its counterexamples as traces.
+
+use super::bound::{bound_name, bound_slug, configured, Spec};
+use super::print::print_summary;
+use crate::corpus::{timeout, ReplayEngine};
+use crate::engine_arg::EngineArg;
+use crate::outside::OutsideEngine;
+use anyhow::{bail, Context as _};
+use bgtail::Engine;
+use bgtail_model::checking::{self, Summary};
+use bgtail_model::{ModelConfig, TailModel, Times};
+use std::path::Path;
+
+/// Runs the checks; true when the exact engine (or the outside engine) kept every property.
+pub fn run_checks(args: &Spec) -> anyhow::Result<(bool, Vec<Summary>)> {
+    let builtin = match &args.engine {
+        ReplayEngine::Builtin(e) => *e,
+        ReplayEngine::Command(command) => return check_outside(args, command),
+    };
+    let bound = bound_name(args.bound, &configured(args));
+    let slug = bound_slug(args.bound);
+    let mut exact_ok = true;
+    let mut summaries = Vec::new();
+    if builtin != EngineArg::Shipped {
+        let (summary, model) = checking::check(
+            TailModel::exact(configured(args)),
+            args.threads,
+            args.bound.complete(),
+        );
+        print_summary(&summary, &bound);
+        exact_ok = summary.failures().is_empty();
+        if let Some(dir) = &args.export {
+            export(&model, &summary, dir, &slug)?;
+        }
+        summaries.push(summary);
+    }
+    if builtin != EngineArg::Exact {
+        let (summary, model) =
+            checking::check(TailModel::shipped(configured(args)), args.threads, false);
+        print_summary(&summary, &bound);
+        if let Some(dir) = &args.export {
+            export(&model, &summary, dir, &slug)?;
+        }
+        summaries.push(summary);
+    }
+    Ok((exact_ok, summaries))
+}
+
+/// Reads and resets a bound takes any number of are counted for an engine in another
+/// process, up to these: its state is a snapshot the model cannot take up to what no reply
+/// tells apart, or the path of reads that rebuilds it, which grows with every read.
+const OUTSIDE_READS: u8 = 3;
+const OUTSIDE_RESETS: u8 = 1;
+
+/// The bound for an engine in another process: its counters, where the bound has none.
+fn outside_config(args: &Spec) -> anyhow::Result<ModelConfig> {
+    for (flag, times) in [
+        ("--max-reads", args.max_reads),
+        ("--max-resets", args.max_resets),
+    ] {
+        if times == Some(Times::Any) {
+            bail!(
+                "{flag} any needs an engine in this process: an engine in another process is \
+                 checked with reads and resets counted (its state may grow with every read)"
+            );
+        }
+    }
+    let mut config = configured(args);
+    if config.max_reads == Times::Any {
+        config.max_reads = Times::AtMost(OUTSIDE_READS);
+    }
+    if config.max_resets == Times::Any {
+        config.max_resets = Times::AtMost(OUTSIDE_RESETS);
+    }
+    Ok(config)
+}
+
+/// Checks an engine in another process at the bound scaled to its declared limits, on one
+/// thread (one process answers one read at a time). A harness error ends the check as an
+/// error, not as a verdict.
+fn check_outside(args: &Spec, command: &str) -> anyhow::Result<(bool, Vec<Summary>)> {
+    let (summary, model, bound) = outside_check(args, command)?;
+    let engine = &model.engine;
+    print_summary(&summary, &bound);
+    println!(
+        "  ({}; {} requests, {:.0} requests/s)",
+        engine.rebuild.describe(),
+        engine.requests(),
+        engine.requests() as f64 / summary.seconds.max(1e-9)
+    );
+    if let Some(dir) = &args.export {
+        export(&model, &summary, dir, &bound_slug(args.bound))?;
+    }
+    let ok = summary.failures().is_empty();
+    Ok((ok, vec![summary]))
+}
+
+/// The check of an engine in another process: its summary, its model (for the shortest
+/// counterexamples) and the bound's name. A harness error ends it as an error.
+pub fn outside_check(
+    args: &Spec,
+    command: &str,
+) -> anyhow::Result<(Summary, TailModel<OutsideEngine>, String)> {
+    let (model, complete, bound) = outside_model(args, command)?;
+    let engine = model.engine.clone();
+    let (summary, model) = checking::check(model, 1, complete);
+    if let Some(failure) = engine.failure() {
+        bail!("{}: {failure}", engine.name());
+    }
+    Ok((summary, model, bound))
+}
+
+/// The model of an engine in another process at `args`' bound, its actions cut to what the
+/// engine declares it can do; whether every path is required of it; and the bound's name.
+pub fn outside_model(
+    args: &Spec,
+    command: &str,
+) -> anyhow::Result<(TailModel<OutsideEngine>, bool, String)> {
+    let bounded = outside_config(args)?;
+    let timeout = timeout(args.timeout)?;
+    let engine = OutsideEngine::start(command, timeout, bgtail_model::JOB_ID)?;
+    let bound_limits = bounded.limits.clone();
+    let mut config = bounded.for_limits(engine.limits().clone());
+    let caps = engine.capabilities;
+    // Every path is required only where the bound is the one it was made for: at another
+    // engine's limits (64 coverage ranges, a budget four long lines wide) some are out of reach.
+    let same_limits = bgtail::protocol::DeclaredLimits::from(&bound_limits)
+        == bgtail::protocol::DeclaredLimits::from(engine.limits());
+    if !caps.raw {
+        config.raw_lines.clear();
+    }
+    if !caps.bytes {
+        config.views.clear();
+    }
+    let complete = args.bound.complete() && caps.raw && caps.bytes && same_limits;
+    let bound = bound_name(args.bound, &config);
+    Ok((TailModel::new(engine, config), complete, bound))
+}
+
+/// Writes each counterexample of `summary` as a trace in `dir`.
+pub fn export<E>(
+    model: &TailModel<E>,
+    summary: &Summary,
+    dir: &Path,
+    bound: &str,
+) -> anyhow::Result<()>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    for found in checking::counterexamples(model, summary, bound) {
+        write_counterexample(&found, dir)?;
+    }
+    Ok(())
+}
+
+/// Writes `found` into `dir` (made if missing) as `<name>.jsonl`.
+pub fn write_counterexample(found: &checking::Counterexample, dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
+    let file = dir.join(format!("{}.jsonl", found.name));
+    std::fs::write(&file, found.trace.to_jsonl()).with_context(|| file.display().to_string())?;
+    println!("  wrote {}", file.display());
+    Ok(())
+}
