@@ -6,7 +6,8 @@
 import { fixed1, hasControlChar } from "./js.js";
 import { defaultLimits, validateLimits, type Limits } from "./limits.js";
 import { LineIndex, type Mark } from "./lineIndex.js";
-import { respond, startAfter, type Outcome, type Start } from "./render.js";
+import { respond, type Outcome } from "./render.js";
+import { startAfter, type Start } from "./start.js";
 import { Scanner, type Scan } from "./scan.js";
 import { FileSource, readSpan, SourceError, type LogSource, type LogStat } from "./source.js";
 import type { Bookmark, BytePrint, ExactState, Job, Reply, Request, ResetReason } from "./types.js";

@@ -3,7 +3,7 @@
 
 import type { Ranges } from "./coverage.js";
 import { formatBytes, plural } from "./js.js";
-import type { Start } from "./render.js";
+import type { Start } from "./start.js";
 import { linesAbove, linesBefore, type Scan } from "./scan.js";
 import type { Selection } from "./select.js";
 

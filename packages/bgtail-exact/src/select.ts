@@ -6,7 +6,7 @@ import { condenseNewestFirst, type Run } from "./condense.js";
 import { covers, forgetOldest, rebuildFrom, type Ranges } from "./coverage.js";
 import { exactInteger, plural } from "./js.js";
 import type { Limits } from "./limits.js";
-import type { Start } from "./render.js";
+import type { Start } from "./start.js";
 import { linesAbove, type Scan } from "./scan.js";
 import type { ShownLine } from "./types.js";
 

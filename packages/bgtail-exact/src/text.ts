@@ -4,7 +4,7 @@
 import { formatBytes, groupThousands, plural } from "./js.js";
 import type { Limits } from "./limits.js";
 import type { Numbers } from "./numbers.js";
-import type { Start } from "./render.js";
+import type { Start } from "./start.js";
 import type { Scan } from "./scan.js";
 import type { Selection } from "./select.js";
 import type { ResetReason } from "./types.js";
