@@ -114,8 +114,8 @@ pub fn strip_comments(text: &str) -> String {
         let rest = &text[i..];
         let skip = if rest.starts_with("//") {
             rest.find('\n').unwrap_or(rest.len())
-        } else if rest.starts_with("/*") {
-            rest[2..].find("*/").map_or(rest.len(), |end| end + 4)
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            body.find("*/").map_or(rest.len(), |end| end + 4)
         } else if rest.starts_with('"') && !text[..i].ends_with('\'') {
             string_len(rest)
         } else {
