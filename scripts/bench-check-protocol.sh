@@ -5,7 +5,7 @@
 # pi-bgrun's own code (through node, states rebuilt by replaying the path from a reset) at the
 # cap bound. Prints each check's first line and its rebuild/request figures.
 #
-#   scripts/bench-check-protocol.sh    (after cargo build --release and npm ci in the adapter)
+#   scripts/bench-check-protocol.sh    (after cargo build --release and npm ci at the root)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/bgtail

@@ -7,8 +7,8 @@
 #   `bgtail serve --engine exact` beside the package's serve.mjs and pi-bgrun reading through it.
 #
 #   scripts/bench-exact-ts.sh            (BGTAIL_BENCH_SIZES=1,64,1024 for MiB sizes; default 1,64)
-# after `cargo build --release`, `npm ci --prefix packages/bgtail-exact` and, for the pi-bgrun
-# row, `npm ci --prefix adapters/pi-bgrun`.
+# after `cargo build --release` and `npm ci` at the root (which builds the package and installs
+# the pi-bgrun adapter's packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${BGTAIL_BENCH_SIZES:-1,64}
@@ -17,7 +17,7 @@ export BGTAIL_BENCH_ROUNDS=${BGTAIL_BENCH_ROUNDS:-21}
 checkout=${PI_BGRUN_CHECKOUT:-${BGTAIL_SHARED:-../shared}/upstream/pi-bgrun-0.7.1}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-test -e packages/bgtail-exact/dist/index.js || { echo "packages/bgtail-exact is not built: npm ci --prefix packages/bgtail-exact" >&2; exit 1; }
+test -e packages/bgtail-exact/dist/index.js || { echo "packages/bgtail-exact is not built: npm ci (at the root)" >&2; exit 1; }
 
 echo "## Read cost in process (sizes $sizes MiB)"
 BGTAIL_BENCH_PEAK=0 BGTAIL_BENCH_SIZES=$sizes BGTAIL_BENCH_JSON="$work/rust.jsonl" \

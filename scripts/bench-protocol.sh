@@ -5,7 +5,7 @@
 # 5,000 polls of a log growing to 5,000 lines (an agent polling a test run), and a startup
 # run of one read (subtracted from the first two).
 #
-#   scripts/bench-protocol.sh [ENGINE...]   (after cargo build --release and npm ci in the adapter)
+#   scripts/bench-protocol.sh [ENGINE...]   (after cargo build --release and npm ci at the root)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=target/release/bgtail

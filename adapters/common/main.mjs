@@ -23,7 +23,7 @@ export async function runAdapter({ folder, usage, importLib, serveLoaded }) {
     lib = await importLib();
   } catch (err) {
     if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
-    fail(`the adapter's packages are missing (${err.message.split("\n")[0]}): run \`npm ci --prefix adapters/${folder}\``);
+    fail(`the adapter's packages are missing (${err.message.split("\n")[0]}): run \`npm ci\` at the repository's root`);
   }
   let loaded;
   try {

@@ -26,7 +26,7 @@ let lib;
 try {
   lib = await import("./dist/index.js");
 } catch (e) {
-  console.error(`bgtail-exact serve: the package is not built (${e.message}); run \`npm ci\` in ${new URL(".", import.meta.url).pathname}`);
+  console.error(`bgtail-exact serve: the package is not built (${e.message}); run \`npm ci\` in ${new URL(".", import.meta.url).pathname} (in bgtail's repository: at its root)`);
   process.exit(2);
 }
 const { serve } = await import("./dist/serve.js");

@@ -119,6 +119,6 @@ fn the_packed_tarball_installs_into_an_empty_folder_and_runs_its_example() {
 
     std::fs::write(app.join("consumer.ts"), CONSUMER).unwrap();
     std::fs::write(app.join("tsconfig.json"), TSCONFIG).unwrap();
-    let tsc = package.join("node_modules/.bin/tsc");
+    let tsc = repo().join("node_modules/.bin/tsc"); // the workspace's pinned tsc
     run(&app, tsc.to_str().unwrap(), &["-p", "tsconfig.json"]);
 }

@@ -6,7 +6,7 @@
 //! `bgtail read` on a real file with a state file — and every read must match: text,
 //! `details` with their key order, and error or not.
 //!
-//! Needs node 20 and `npm ci` in `adapters/pi-bgrun` (`.ci/run` does both); without them the
+//! Needs node 20 and `npm ci` at the repository's root (`cargo xtask test` does both); without them the
 //! test fails and says so, it never skips. The large run is `--ignored` (docs/fidelity.md).
 
 mod common;
@@ -36,8 +36,8 @@ fn oracle_traces(dir: &Path, seed: u64, count: u64, profile: &Profile) -> Vec<Tr
     }
     let adapter = repo().join("adapters/pi-bgrun");
     assert!(
-        adapter.join("node_modules/esbuild").exists(),
-        "the adapter's packages are missing: run `npm ci --prefix adapters/pi-bgrun` (.ci/run does)"
+        repo().join("node_modules/esbuild").exists(),
+        "the adapters' packages are missing: run `npm ci` at the repository's root (`cargo xtask test` does)"
     );
     let out = Command::new("node")
         .arg(adapter.join("main.mjs"))

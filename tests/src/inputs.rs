@@ -61,6 +61,9 @@ pub const SESSIONS: Input = Input {
              docs/benchmark/runs/<cell>/sessions/bgrun-<n>/*.jsonl (the redacted tree)",
 };
 
+/// Every input the tests read, in the order `cargo xtask test` checks them.
+pub const ALL: [Input; 4] = [PI_BGRUN, SESSIONS, GEMINI_CLI, MUX];
+
 /// The workspace's root: the folder holding `Cargo.toml`'s `[workspace]`, the parent of the
 /// crate under test. Read when the test runs (cargo sets `CARGO_MANIFEST_DIR` for it), not
 /// when this library was compiled: two checkouts sharing one target folder share this build.

@@ -13,13 +13,16 @@
 
 import { build } from "esbuild";
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { LoadError, bundleEntry, importBundle } from "../../common/bundle.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const hostDir = join(here, "..", "host");
-const nodeModules = join(here, "..", "node_modules");
+// The folder npm installed upstream's pinned ajv into (the workspace root's node_modules, or the
+// adapter's own when its version differs): the bundle resolves the checkout's imports of it there.
+const nodeModules = dirname(dirname(createRequire(import.meta.url).resolve("ajv/package.json")));
 
 export { LoadError };
 

@@ -22,7 +22,7 @@ import { LoadError, bundleEntry, importBundle } from "../../common/bundle.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const hostDir = join(here, "..", "host");
 const exactBridge = join(here, "exact.mjs");
-/** The package the exact mode reads through, as `npm ci --prefix packages/bgtail-exact` builds it. */
+/** The package the exact mode reads through, as `npm ci` at the repository's root builds it. */
 const exactPackage = join(here, "..", "..", "..", "packages", "bgtail-exact", "dist", "index.js");
 
 export { LoadError };
@@ -66,7 +66,7 @@ const CORE = "async function bgtailCore(";
  */
 function readThroughExact(entry) {
   if (!existsSync(exactPackage)) {
-    throw new LoadError(`${exactPackage}: the exact engine's package is not built: run \`npm ci --prefix packages/bgtail-exact\``);
+    throw new LoadError(`${exactPackage}: the exact engine's package is not built: run \`npm ci\` at the repository's root`);
   }
   const source = readFileSync(entry, "utf8");
   const at = source.indexOf(CORE);

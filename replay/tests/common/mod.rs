@@ -110,12 +110,12 @@ impl Drop for Explorer {
 }
 
 /// The exact engine's TypeScript package behind the protocol, with the model checker's limits
-/// when `model` (built by `npm ci --prefix packages/bgtail-exact`, which runs its `tsc`).
+/// when `model` (built by `npm ci` at the repository's root, which runs its `tsc`).
 pub fn bgtail_exact_ts_engine() -> String {
     let built = repo().join("packages/bgtail-exact/dist/index.js");
     assert!(
         built.exists(),
-        "{} is missing: run `npm ci --prefix packages/bgtail-exact` (README's test command does)",
+        "{} is missing: run `npm ci` at the repository's root (`cargo xtask test` does)",
         built.display()
     );
     "cmd:node packages/bgtail-exact/serve.mjs".into()

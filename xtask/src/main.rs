@@ -1,0 +1,163 @@
+//! `cargo xtask`: the project's own build steps, in Rust, so that a fresh clone needs cargo and
+//! node 20 and nothing else.
+//!
+//! - `cargo xtask test` installs the node parts (one `npm ci` at the root: the adapters and the
+//!   TypeScript package, which its `prepare` builds), finds the external inputs
+//!   (docs/inputs.md) and runs `cargo test --workspace`: the developer's loop.
+//! - `cargo xtask test --full` is what CI runs: formatting and clippy checked first, then every
+//!   test with the model's slow checks, the binary with mimalloc, and the docs with warnings
+//!   denied.
+//! - `cargo xtask inputs` says where each external input was looked for, and whether it is there.
+
+use bgtail_tests::inputs::{self, Input};
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// How to fetch the inputs when they are missing: the one command that names.
+const FETCH: &str = "scripts/fetch-inputs";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["test"] => test(false),
+        ["test", "--full"] => test(true),
+        ["inputs"] => check_inputs().map(|()| println!("every external input is there")),
+        _ => Err(USAGE.to_owned()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(why) => {
+            eprintln!("cargo xtask: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const USAGE: &str = "usage: cargo xtask test [--full] | cargo xtask inputs
+  test          npm ci at the root, the external inputs checked, cargo test --workspace
+  test --full   what CI runs: fmt and clippy checked, every test with the model's slow
+                checks, the mimalloc build, the docs with warnings denied
+  inputs        where each external input was looked for, and whether it is there";
+
+/// The setup, then the tests of the tier asked for.
+fn test(full: bool) -> Result<(), String> {
+    let root = inputs::workspace_root();
+    if full {
+        run(&root, "cargo", &["fmt", "--all", "--check"])?;
+        run(
+            &root,
+            "cargo",
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )?;
+    }
+    node_parts(&root)?;
+    check_inputs()?;
+    if full {
+        let features = ["--features", "bgtail-model/slow-checks"];
+        run(
+            &root,
+            "cargo",
+            &[&["test", "--workspace"][..], &features].concat(),
+        )?;
+        run(
+            &root,
+            "cargo",
+            &[
+                "check",
+                "-p",
+                "bgtail-cli",
+                "--features",
+                "mimalloc",
+                "--quiet",
+            ],
+        )?;
+        let doc = Command::new("cargo")
+            .args(["doc", "--no-deps", "--workspace", "--quiet"])
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .current_dir(&root)
+            .status();
+        return exited(doc, "cargo doc");
+    }
+    run(&root, "cargo", &["test", "--workspace"])
+}
+
+/// `npm ci` at the root: every adapter's packages and the TypeScript package, built.
+fn node_parts(root: &Path) -> Result<(), String> {
+    let version = Command::new("node")
+        .arg("--version")
+        .output()
+        .map_err(|e| {
+            format!("node is missing ({e}): the adapters and the TypeScript package need node 20")
+        })?;
+    let version = String::from_utf8_lossy(&version.stdout);
+    let major: u32 = version
+        .trim()
+        .trim_start_matches('v')
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(0);
+    if major < 20 {
+        return Err(format!(
+            "node {} is too old: the node parts need node 20 or newer",
+            version.trim()
+        ));
+    }
+    run(root, "npm", &["ci", "--no-audit", "--no-fund"])
+}
+
+/// Every external input where the tests look for it, or one message naming each missing
+/// one and the command that fetches them.
+fn check_inputs() -> Result<(), String> {
+    let dir = inputs::shared_dir();
+    let missing: Vec<&Input> = inputs::ALL
+        .iter()
+        .filter(|input| !dir.join(input.path).exists())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut text = format!(
+        "{} of the tests' external inputs missing from {} ({} names another folder):\n",
+        missing.len(),
+        dir.display(),
+        inputs::ENV
+    );
+    for input in missing {
+        text.push_str(&format!(
+            "  {}: {}\n    from {}\n",
+            input.path, input.what, input.origin
+        ));
+    }
+    text.push_str(&format!(
+        "fetch them with `{FETCH} {}` (needs git and the network), or point {} at a folder \
+         that holds them; docs/inputs.md lists each",
+        dir.display(),
+        inputs::ENV
+    ));
+    Err(text)
+}
+
+/// Runs `program` with `args` in `dir`, failing with the command's name when it fails.
+fn run(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
+    eprintln!("cargo xtask: {program} {}", args.join(" "));
+    let status = Command::new(program).args(args).current_dir(dir).status();
+    exited(status, &format!("{program} {}", args.join(" ")))
+}
+
+/// `Ok` when the command ran and exited 0.
+fn exited(status: std::io::Result<std::process::ExitStatus>, what: &str) -> Result<(), String> {
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("`{what}` failed ({s})")),
+        Err(e) => Err(format!("`{what}` could not start: {e}")),
+    }
+}
