@@ -26,7 +26,7 @@ const USAGE = `usage: node main.mjs CHECKOUT [--exact]
   CHECKOUT  a pi-bgrun checkout (its extension/index.ts is loaded)
   (alone)   speak bgtail's engine-under-test protocol on stdin/stdout
   --exact   the checkout's bgtail reads through bgtail's exact engine
-            (packages/bgtail-exact, built by `npm ci` at the repository's root)
+            (packages/bgtail-exact, built by npm ci at the repository's root)
   --oracle  fill each trace's reads with the checkout's real replies
   --out DIR where the filled traces are written (the folder is created)`;
 

@@ -5,8 +5,8 @@
 //!
 //! The contract's "honest counts" asks that every number in a header or note be the truth.
 //! These are the numbers and statements of the `bgtail-exact-1` text that [`Claimed`]'s counts
-//! do not hold: cargo-mutants showed each could be wrong while every count was right (issue
-//! 12: a status saying the last line is still being written when the log has no partial
+//! do not hold: cargo-mutants showed each could be wrong while every count was right (a status
+//! saying the last line is still being written when the log has no partial
 //! line; a note naming a `lines` the caller never passed).
 
 use super::text::{Claimed, Stated};
