@@ -183,7 +183,7 @@ fn a_log_larger_than_its_view_keeps_delta_tailing() {
     assert_eq!(r.reset, None);
     assert!(r.text.starts_with("+2 new lines — "), "{}", r.text);
     assert_eq!(r.shown.len(), 2);
-    // Upstream calls this a replaced log on nearly every poll (reference §9.3).
+    // Upstream calls this a replaced log on nearly every poll (docs/pi-bgrun-0.7.1.md §9.3).
     let mut s = Tail::new(ShippedEngine::default(), "job-1-1", "/job.log");
     let mut log = log_of(&numbered(1, 100));
     s.read(&log.source(), &view).unwrap();

@@ -1,4 +1,4 @@
-//! The shipped engine against upstream's own tests (reference §7), one test per behaviour.
+//! The shipped engine against upstream's own tests (docs/pi-bgrun-0.7.1.md §7), one test per behaviour.
 //!
 //! Not carried over, because they test pi-bgrun's host rather than bgtail's reading: §7.6
 //! (slash-command toasts), §7.7 (resolving an id through the session record — our engines

@@ -1,4 +1,4 @@
-//! The reference's worked traces (§8.1–§8.3) through both engines, as reviewed snapshots.
+//! The worked traces of docs/pi-bgrun-0.7.1.md (§8.1–§8.3) through both engines, as reviewed snapshots.
 //!
 //! Each step records the request, the reply's kind, its exact text, upstream's `details`, and
 //! which view lines the text carries. YAML, so that any change of a byte shows as a diff.

@@ -1,6 +1,7 @@
 //! The shipped engine: pi-bgrun 0.7.1's `bgtail`, byte for byte, bugs included.
 //!
-//! Section numbers (§) refer to `shared/reference/pi-bgrun-0.7.1-bgtail.md`. The two defects of
+//! Section numbers (§) refer to `docs/pi-bgrun-0.7.1.md`, pi-bgrun 0.7.1's bgtail in this project's
+//! words. The two defects of
 //! issue #28 live here on purpose: coverage is one number (`served`, the trailing run believed
 //! shown), and the bookmark is written before the condenser, which keeps the *oldest* lines that
 //! fit its budget — so a capped read marks lines as read that the agent never saw.
@@ -274,7 +275,7 @@ impl ShippedEngine {
 }
 
 /// The selection (a range of indices into the view's content lines) and the `served` the
-/// bookmark records, by row (reference §4).
+/// bookmark records, by row (docs/pi-bgrun-0.7.1.md §4).
 fn selection(
     row: Row,
     prev: Option<&ShippedBookmark>,

@@ -351,7 +351,7 @@ pub(crate) fn details_tail(d: &mut Details, window: u64, truncated_at: Option<f6
     }
 }
 
-/// Upstream's error result for a log that cannot be read (reference §6.5).
+/// Upstream's error result for a log that cannot be read (docs/pi-bgrun-0.7.1.md §6.5).
 pub(crate) fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
     let not_found = matches!(error, SourceError::NotFound);
     let text = if not_found {

@@ -1,6 +1,6 @@
 //! Every size limit of both engines, in one value.
 //!
-//! The defaults are upstream's numbers (reference §2.5). The model checker scales them down so
+//! The defaults are upstream's numbers (docs/pi-bgrun-0.7.1.md §2.5). The model checker scales them down so
 //! that a handful of short lines reaches the budget, the per-line cap and coverage overflow.
 
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
 //! The condenser: ANSI stripping, folding of repeated lines, the per-line cap, and the budget.
 //!
-//! Both engines build *emissions* the same way (reference §5 steps 1–3a); they differ only in
+//! Both engines build *emissions* the same way (docs/pi-bgrun-0.7.1.md §5 steps 1–3a); they differ only in
 //! which emissions the budget keeps: upstream walks oldest-first and stops at the first that
 //! does not fit (`oldest_first`), the exact engine walks newest-first (`newest_first`).
 //! An emission is the unit of output and of coverage: a folded run is one emission standing
@@ -26,7 +26,7 @@ pub enum AnsiFlavor {
     Complete,
 }
 
-/// Upstream's pattern (reference §5 step 1). JavaScript's backtracking and the regex crate's
+/// Upstream's pattern (docs/pi-bgrun-0.7.1.md §5 step 1). JavaScript's backtracking and the regex crate's
 /// leftmost-first semantics pick the same match for it.
 const UPSTREAM_ANSI: &str =
     "[\u{1b}\u{9b}][\\[()#;?]*(?:[0-9]{1,4}(?:;[0-9]{0,4})*)?[0-9A-ORZcf-nq-uy=><]";
@@ -170,7 +170,7 @@ pub struct Emissions {
     pub folded_runs: usize,
 }
 
-/// Builds the emissions of `lines` (reference §5 steps 1–3a), in input order.
+/// Builds the emissions of `lines` (docs/pi-bgrun-0.7.1.md §5 steps 1–3a), in input order.
 pub(crate) fn build_emissions<S: AsRef<str>>(
     lines: &[S],
     limits: &Limits,

@@ -1,4 +1,4 @@
-//! Upstream's selection (`condenseLogLines`, reference §5): the **oldest** emissions that fit
+//! Upstream's selection (`condenseLogLines`, docs/pi-bgrun-0.7.1.md §5): the **oldest** emissions that fit
 //! the budget, stopping at the first that does not.
 
 use super::{build_emissions, common_notes, TextFormat};
@@ -19,7 +19,7 @@ pub struct OldestFirst {
     pub budget_hit: bool,
 }
 
-/// Upstream's `condenseLogLines` (reference §5): keeps the **oldest** emissions that fit.
+/// Upstream's `condenseLogLines` (docs/pi-bgrun-0.7.1.md §5): keeps the **oldest** emissions that fit.
 pub(crate) fn condense_oldest_first<S: AsRef<str>>(lines: &[S], limits: &Limits) -> OldestFirst {
     let emissions = build_emissions(lines, limits, TextFormat::Upstream);
     let mut total = 0usize;
