@@ -1,10 +1,10 @@
 //! The shipped engine: pi-bgrun 0.7.1's `bgtail`, byte for byte, bugs included.
 //!
-//! Section numbers (§) refer to `docs/pi-bgrun-0.7.1.md`, pi-bgrun 0.7.1's bgtail in this project's
-//! words. The two defects of
-//! issue #28 live here on purpose: coverage is one number (`served`, the trailing run believed
-//! shown), and the bookmark is written before the condenser, which keeps the *oldest* lines that
-//! fit its budget — so a capped read marks lines as read that the agent never saw.
+//! Section numbers (§) refer to `docs/pi-bgrun-0.7.1.md`, pi-bgrun 0.7.1's bgtail in this
+//! project's words. The two defects of issue #28 live here on purpose: coverage is one number
+//! (`served`, the trailing run believed shown), and the bookmark is written before the
+//! condenser, which keeps the *oldest* lines that fit its budget — so a capped read marks lines
+//! as read that the agent never saw.
 
 use crate::interface::api::{
     cap_note, check_id, clamp_window, error_reply, gated_reply, normalize_lines,
