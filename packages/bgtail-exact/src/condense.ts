@@ -4,6 +4,7 @@
 
 import type { Limits } from "./limits.js";
 import { plural, truncateUtf16 } from "./js.js";
+import { nth } from "./nth.js";
 
 /** Upstream's pattern (CSI and a few ESC sequences), after OSC (`ESC ] … BEL`/ST/end). */
 const ANSI =
@@ -51,12 +52,12 @@ export function buildEmissions(lines: string[], limits: Limits): Emission[] {
     const run = j - i;
     if (run >= limits.foldThreshold) {
       let ansi = 0;
-      for (let k = i; k < j; k++) ansi += sequences[k];
-      const e = capped(cleaned[i], i, run, ansi, limits);
+      for (let k = i; k < j; k++) ansi += nth(sequences, k);
+      const e = capped(nth(cleaned, i), i, run, ansi, limits);
       e.text += `  [x${run}]`;
       out.push(e);
     } else {
-      for (let k = i; k < j; k++) out.push(capped(cleaned[k], k, 1, sequences[k], limits));
+      for (let k = i; k < j; k++) out.push(capped(nth(cleaned, k), k, 1, nth(sequences, k), limits));
     }
     i = j;
   }
@@ -146,15 +147,15 @@ function assemble(kept: Item[], runs: Run[], partialRun: number | undefined, lim
   let folds = 0;
   let cappedLines = 0;
   kept.forEach((item, k) => {
-    if (k > 0 && kept[k - 1].run !== item.run) {
-      const gap = gapBetween(runs, kept[k - 1].run, item.run);
+    if (k > 0 && nth(kept, k - 1).run !== item.run) {
+      const gap = gapBetween(runs, nth(kept, k - 1).run, item.run);
       if (gap > 0) out.push(marker(gap));
     }
     out.push(item.emission.text);
     if (item.run === partialRun) {
       partialShown = true;
     } else {
-      const first = runs[item.run].first + item.emission.first;
+      const first = nth(runs, item.run).first + item.emission.first;
       for (let n = first; n < first + item.emission.count; n++) shown.push(n);
     }
     ansi += item.emission.ansiSequences;
@@ -165,7 +166,7 @@ function assemble(kept: Item[], runs: Run[], partialRun: number | undefined, lim
 }
 
 function gapBetween(runs: Run[], older: number, newer: number): number {
-  return runs[newer].first - (runs[older].first + runs[older].texts.length);
+  return nth(runs, newer).first - (nth(runs, older).first + nth(runs, older).texts.length);
 }
 
 /** Walks newest → oldest, charging each emission its length + 1 (and a marker where it is not
@@ -175,7 +176,7 @@ function keepNewest(items: Item[], runs: Run[], budget: number): number {
   let keptFrom = items.length;
   let lastRun: number | undefined;
   for (let idx = items.length - 1; idx >= 0; idx--) {
-    const item = items[idx];
+    const item = nth(items, idx);
     let cost = item.emission.text.length + 1;
     if (lastRun !== undefined && lastRun !== item.run) {
       const gap = gapBetween(runs, item.run, lastRun);

@@ -1,3 +1,4 @@
+import { nth } from "./nth.js";
 // Coverage: the byte ranges of a log generation whose content lines the caller was shown.
 //
 // Invariants (kept by every function here):
@@ -16,7 +17,7 @@ function partitionStarts(ranges: Ranges, pred: (start: number) => boolean): numb
   let hi = ranges.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (pred(ranges[mid][0])) lo = mid + 1;
+    if (pred(nth(ranges, mid)[0])) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -25,7 +26,7 @@ function partitionStarts(ranges: Ranges, pred: (start: number) => boolean): numb
 /** Whether `[start, end)` lies inside one range. */
 export function covers(ranges: Ranges, start: number, end: number): boolean {
   const i = partitionStarts(ranges, (s) => s <= start);
-  return i > 0 && end <= ranges[i - 1][1];
+  return i > 0 && end <= nth(ranges, i - 1)[1];
 }
 
 /**
@@ -37,7 +38,7 @@ export function rebuildFrom(ranges: Ranges, from: number, runs: Ranges): Ranges 
   const keep = partitionStarts(ranges, (s) => s < from);
   const out: Ranges = ranges.slice(0, keep).map(([s, e]) => [s, e]);
   if (out.length > 0) {
-    const last = out[out.length - 1];
+    const last = nth(out, out.length - 1);
     last[1] = Math.min(last[1], from);
   }
   for (const [s, e] of runs) {

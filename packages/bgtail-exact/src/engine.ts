@@ -13,6 +13,7 @@ import { FileSource, readSpan, SourceError, type LogSource, type LogStat } from 
 import type { Bookmark, BytePrint, ExactState, Job, Reply, Request, ResetReason } from "./types.js";
 import type { Ranges } from "./coverage.js";
 import { View } from "./view.js";
+import { nth } from "./nth.js";
 
 /** How many bytes before the settled end a bookmark fingerprints. */
 const SETTLED_PRINT_BYTES = 64;
@@ -29,7 +30,7 @@ export function fnv1a(bytes: Uint8Array): string {
   let hi = 0xcbf29ce4;
   let lo = 0x84222325;
   for (let i = 0; i < bytes.length; i++) {
-    lo = (lo ^ bytes[i]) >>> 0;
+    lo = (lo ^ bytes[i]!) >>> 0; // i < bytes.length: a byte loop, so no call per byte
     // h × (2^40 + 0x1b3) mod 2^64. The low half times 0x1b3, limb by limb: `low` < 2^25 and
     // `high` < 2^26, so the carry into the high half is `high >>> 16`. The shift by 40 moves
     // the low half's bits up by 8 within the high half.
@@ -329,7 +330,7 @@ function nextIndex(limits: Limits, scan: Scan, coverage: Ranges, settledEnd: num
   const counts = base.offset - view.origin >= view.scanStart;
   let before = counts ? view.newlinesBefore(base.offset - view.origin, nextLine) : 0;
   for (const x of sortedUnique(wanted)) {
-    while (nextLine < view.lines.length && view.offset(view.lines[nextLine]) < x) {
+    while (nextLine < view.lines.length && view.offset(nth(view.lines, nextLine)) < x) {
       lines++;
       nextLine++;
     }
@@ -352,7 +353,7 @@ function partitionLines(view: View, offset: number): number {
   let hi = view.lines.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (view.offset(view.lines[mid]) < offset) lo = mid + 1;
+    if (view.offset(nth(view.lines, mid)) < offset) lo = mid + 1;
     else hi = mid;
   }
   return lo;

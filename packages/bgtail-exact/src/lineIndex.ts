@@ -15,6 +15,7 @@
 // bookmark's snapshot leaves it out.
 
 import { isContent, lineTextEnd } from "./view.js";
+import { nth } from "./nth.js";
 
 /** Line numbers at one line start. */
 export interface Mark {
@@ -49,7 +50,7 @@ export class LineIndex {
     let hi = this.marks.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const o = this.marks[mid].offset;
+      const o = nth(this.marks, mid).offset;
       if (strict ? o < offset : o <= offset) lo = mid + 1;
       else hi = mid;
     }
@@ -104,11 +105,11 @@ export class LineIndex {
         kept.push(m);
         continue;
       }
-      if (m.offset - kept[kept.length - 1].offset > spacing && pending !== undefined) {
+      if (m.offset - nth(kept, kept.length - 1).offset > spacing && pending !== undefined) {
         kept.push(pending);
         pending = undefined;
       }
-      const last = kept[kept.length - 1].offset;
+      const last = nth(kept, kept.length - 1).offset;
       if (pinnedSet.has(m.offset) || m.offset - last > spacing) {
         kept.push(m);
         pending = undefined;

@@ -6,6 +6,7 @@ import { formatBytes, plural } from "./js.js";
 import type { Start } from "./start.js";
 import { linesAbove, linesBefore, type Scan } from "./scan.js";
 import type { Selection } from "./select.js";
+import { nth } from "./nth.js";
 
 export interface Numbers {
   /** Whether the read continues the bookmark's generation. */
@@ -31,7 +32,7 @@ export interface Numbers {
 export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete: number[]): Numbers {
   const view = scan.view;
   const cursor = new CoverageCursor(coverage);
-  const coveredAfter = (i: number) => cursor.covers(view.offset(view.lines[i]), view.endOffset(view.lines[i]));
+  const coveredAfter = (i: number) => cursor.covers(view.offset(nth(view.lines, i)), view.endOffset(nth(view.lines, i)));
   // The counted lines above the tail come first, known only by count; tail line `i` is number
   // `above + i`. When the whole view is counted these are view lines.
   const above = linesAbove(scan);
@@ -63,7 +64,7 @@ export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete:
   let oldestSkipped: number | undefined;
   if (aboveCov.length > 0) {
     // The oldest covered line lies above the tail: every unseen tail line is newer.
-    const oldestCovered = aboveCov[0][0];
+    const oldestCovered = nth(aboveCov, 0)[0];
     skippedAbove = Math.max(0, above - oldestCovered - aboveCoveredCount) + unseen.count;
     oldestSkipped = firstUncoveredAfter(aboveCov, oldestCovered, above) ?? (unseen.count > 0 ? above + unseen.first : undefined);
   } else if (firstCoveredInTail >= 0) {
@@ -72,7 +73,7 @@ export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete:
     oldestSkipped = unseen.afterCovered > 0 ? above + unseen.firstAfterCovered : undefined;
   }
   const settled = start.settledBefore;
-  const isNew = (i: number) => settled !== undefined && view.offset(view.lines[i]) >= settled;
+  const isNew = (i: number) => settled !== undefined && view.offset(nth(view.lines, i)) >= settled;
   // Lines above the tail are new only when the bookmark settled before all of them.
   const newAbove = scan.above !== undefined && settled !== undefined && settled <= scan.above.counted.offset ? above : 0;
   // The tail's lines are in file order: the new ones are those from the first new one on.
@@ -148,8 +149,8 @@ class CoverageCursor {
   /** Whether `[start, end)` lies inside one range; `start` never decreases between calls. */
   covers(start: number, end: number): boolean {
     const r = this.ranges;
-    while (this.at + 1 < r.length && r[this.at + 1][0] <= start) this.at++;
-    return this.at >= 0 && end <= r[this.at][1];
+    while (this.at + 1 < r.length && nth(r, this.at + 1)[0] <= start) this.at++;
+    return this.at >= 0 && end <= nth(r, this.at)[1];
   }
 }
 
@@ -159,7 +160,7 @@ function firstNew(view: Scan["view"], n: number, settled: number): number {
   let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (view.offset(view.lines[mid]) < settled) lo = mid + 1;
+    if (view.offset(nth(view.lines, mid)) < settled) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -169,7 +170,7 @@ function firstNew(view: Scan["view"], n: number, settled: number): number {
 function newestUncovered(covered: [number, number][], n: number): number | undefined {
   let top = n;
   for (let k = covered.length - 1; k >= 0; k--) {
-    const [s, e] = covered[k];
+    const [s, e] = nth(covered, k);
     if (e < top) break;
     top = s;
   }

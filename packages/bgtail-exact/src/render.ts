@@ -10,6 +10,7 @@ import { nextCoverage, partialLine, select, shownLines } from "./select.js";
 import type { Start } from "./start.js";
 import { compose } from "./text.js";
 import type { Counts, Job, ReadKind, Reply, Request } from "./types.js";
+import { nth } from "./nth.js";
 
 export interface Outcome {
   reply: Reply;
@@ -53,7 +54,7 @@ export function respond(
   const kind: ReadKind = raw ? "raw" : !numbers.continuing ? "first" : sel.body !== undefined ? "delta" : "nothing_new";
   let partialSeen: [number, number] | undefined;
   if (scan.partial !== undefined && sel.partialShown) {
-    const l = scan.view.lines[scan.partial];
+    const l = nth(scan.view.lines, scan.partial);
     partialSeen = [scan.view.offset(l), scan.view.endOffset(l)];
   } else if (scan.partial !== undefined && partial.pending) {
     partialSeen = partial.seenBefore;

@@ -18,6 +18,7 @@ import type { Limits } from "./limits.js";
 import { countLines, LineIndex, type Mark } from "./lineIndex.js";
 import { readSpan, SourceError, type LogSource } from "./source.js";
 import { capOf, isContent, lineTextEnd, View } from "./view.js";
+import { nth } from "./nth.js";
 
 /** The largest piece read at once, so that counting a large view keeps little in memory. */
 const MAX_PIECE = 1 << 20;
@@ -153,7 +154,7 @@ export class Scanner {
     if (tail.whole) {
       const lead = origin - readFrom;
       view = View.scanWithLead(readFrom, size, tail.buf, lead, this.limits.scanLinesMax);
-      if (origin > 0 && view.lines.length > 0 && view.lines[0].start === 0) view.lines.shift();
+      if (origin > 0 && view.lines.length > 0 && nth(view.lines, 0).start === 0) view.lines.shift();
       const at = firstLineStart(view, origin);
       if (at !== undefined && !view.lineBoundHit) {
         tailMark = numberFromInside(view, at, index);

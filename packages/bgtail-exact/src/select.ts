@@ -9,6 +9,7 @@ import type { Limits } from "./limits.js";
 import type { Start } from "./start.js";
 import { linesAbove, type Scan } from "./scan.js";
 import type { ShownLine } from "./types.js";
+import { nth } from "./nth.js";
 
 /** The partial line, against the one the caller last saw. */
 export interface PartialLine {
@@ -21,7 +22,7 @@ export interface PartialLine {
 }
 
 const extent = (scan: Scan, i: number): [number, number] => {
-  const l = scan.view.lines[i];
+  const l = nth(scan.view.lines, i);
   return [scan.view.offset(l), scan.view.endOffset(l)];
 };
 
@@ -66,7 +67,7 @@ export function select(
   const sel: Selection = { shownComplete: [], partialShown: false, notes: [], leftOut: 0, selected: 0, body: undefined };
   const windowLines: number[] = [];
   for (let i = scan.windowStart; i < scan.complete; i++) windowLines.push(i);
-  const text = (i: number) => view.text(view.lines[i]);
+  const text = (i: number) => view.text(nth(view.lines, i));
   if (raw) {
     sel.shownComplete = windowLines;
     sel.partialShown = scan.partial !== undefined;
@@ -108,9 +109,9 @@ export function nextCoverage(limits: Limits, scan: Scan, start: Start, shownComp
     const runs: Ranges = [];
     let open = false;
     for (let i = from; i < scan.complete; i++) {
-      const l = view.lines[i];
+      const l = nth(view.lines, i);
       if (coveredBy(start.coverage, scan, i) || shown.has(i)) {
-        if (open) runs[runs.length - 1][1] = view.endOffset(l);
+        if (open) nth(runs, runs.length - 1)[1] = view.endOffset(l);
         else {
           runs.push([view.offset(l), view.endOffset(l)]);
           open = true;
@@ -119,11 +120,11 @@ export function nextCoverage(limits: Limits, scan: Scan, start: Start, shownComp
         open = false;
       }
     }
-    coverage = rebuildFrom(coverage, view.offset(view.lines[from]), runs);
+    coverage = rebuildFrom(coverage, view.offset(nth(view.lines, from)), runs);
   } else if (scan.partial !== undefined) {
     // Without a rebuild a partial line could still be covered (a finished job's last line,
     // written again by a running job): a partial line is never covered.
-    coverage = rebuildFrom(coverage, view.offset(view.lines[scan.partial]), []);
+    coverage = rebuildFrom(coverage, view.offset(nth(view.lines, scan.partial)), []);
   } else {
     coverage = coverage.map(([s, e]) => [s, e]);
   }

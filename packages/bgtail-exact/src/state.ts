@@ -3,6 +3,7 @@
 
 import type { Bookmark, BytePrint, ExactState } from "./types.js";
 import type { Mark } from "./lineIndex.js";
+import { nth } from "./nth.js";
 
 /** A serialised state that is not one of this engine's: `where` is the path to the bad value. */
 export class StateError extends Error {
@@ -53,7 +54,7 @@ function ranges(v: unknown, where: string): [number, number][] {
   if (!Array.isArray(v)) throw new StateError(where, "expected an array of ranges");
   const out = v.map((r, i) => pair(r, `${where}[${i}]`));
   for (let i = 1; i < out.length; i++) {
-    if (!(out[i - 1][1] < out[i][0])) throw new StateError(`${where}[${i}]`, "ranges must be sorted, disjoint and not touching");
+    if (!(nth(out, i - 1)[1] < nth(out, i)[0])) throw new StateError(`${where}[${i}]`, "ranges must be sorted, disjoint and not touching");
   }
   return out;
 }
@@ -70,7 +71,7 @@ function marks(v: unknown, where: string): Mark[] {
     };
   });
   for (let i = 1; i < out.length; i++) {
-    if (!(out[i - 1].offset < out[i].offset)) throw new StateError(`${where}[${i}]`, "marks must be in increasing offset");
+    if (!(nth(out, i - 1).offset < nth(out, i).offset)) throw new StateError(`${where}[${i}]`, "marks must be in increasing offset");
   }
   return out;
 }

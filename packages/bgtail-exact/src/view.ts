@@ -184,7 +184,7 @@ export function lineTextEnd(buf: Uint8Array, start: number, nl: number): number 
 function isBlank(buf: Uint8Array, start: number, end: number): boolean {
   let ascii = true;
   for (let i = start; i < end; i++) {
-    const b = buf[i];
+    const b = buf[i]!; // i < end ≤ buf.length: a byte loop, so no call per byte
     if (b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0b || b === 0x0c) continue;
     if (b < 0x80) return false;
     ascii = false;

@@ -6,9 +6,10 @@ import { mkdtempSync, writeFileSync, appendFileSync, rmSync, renameSync, truncat
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  ExactEngine, FileSource, MemorySource, emptyState, fnv1a, parseState, snapshotState, StateError,
-  RejectedError, LimitsError, exactLines, defaultLimits,
+  ExactEngine, FileSource, MemorySource, emptyState, parseState, snapshotState, StateError,
+  RejectedError, LimitsError, defaultLimits,
 } from "../dist/index.js";
+import { exactLines, fnv1a } from "../dist/engine.js";
 import { fixed1 } from "../dist/js.js";
 import { Server } from "../dist/serve.js";
 
