@@ -23,44 +23,8 @@ fn keeps_the_contract(config: ModelConfig, unique: usize) {
 }
 
 #[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn exact_keeps_the_contract_up_to_4_lines_1_reset_and_any_number_of_reads() {
-    keeps_the_contract(ModelConfig::ci(), 2_126_557);
-}
-
-#[test]
 fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_any_reads() {
     keeps_the_contract(ModelConfig::ci_non_content(), 176_048);
-}
-
-/// A fold beside the budget's overflow and beside coverage overflow, each in one reply,
-/// within 4 lines (a fold threshold of 2): the two `sometimes` properties of the pairs are
-/// reached, and the contract holds.
-#[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn exact_keeps_the_contract_where_a_fold_meets_either_overflow_in_4_lines() {
-    let config = ModelConfig::fold_pairs();
-    assert!(config.reaches_fold_pairs() && !ModelConfig::ci().reaches_fold_pairs());
-    keeps_the_contract(config, 2_129_569);
-}
-
-/// Every sequence of any length over logs of up to 3 lines — any number of reads and of
-/// truncations and rewrites — by reachability: the inductive check's claim at 3 lines, from
-/// no invariant, only the engine's quotient (`model/tests/long_sequences.rs` holds it to
-/// changing no reply).
-#[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines() {
-    keeps_the_contract(ModelConfig::any_length(), 1_474_554);
 }
 
 /// Literal paths to each path the guarantees are about, replayed through the real engine.
@@ -152,4 +116,35 @@ fn exact_keeps_the_contract_where_upstreams_line_bound_cuts_the_view() {
         vec![Append(Short), Append(Short), Read(1)],
     );
     assert_eq!(checker.unique_state_count(), 165_042);
+}
+
+/// The slow checks: minutes on 2 cores. `cargo xtask test` (the developer's loop) skips them
+/// with `--skip slow::`; `cargo xtask test --full`, as CI runs it, and a plain `cargo test` run
+/// them.
+mod slow {
+    use super::*;
+
+    #[test]
+    fn exact_keeps_the_contract_up_to_4_lines_1_reset_and_any_number_of_reads() {
+        keeps_the_contract(ModelConfig::ci(), 2_126_557);
+    }
+
+    /// A fold beside the budget's overflow and beside coverage overflow, each in one reply,
+    /// within 4 lines (a fold threshold of 2): the two `sometimes` properties of the pairs are
+    /// reached, and the contract holds.
+    #[test]
+    fn exact_keeps_the_contract_where_a_fold_meets_either_overflow_in_4_lines() {
+        let config = ModelConfig::fold_pairs();
+        assert!(config.reaches_fold_pairs() && !ModelConfig::ci().reaches_fold_pairs());
+        keeps_the_contract(config, 2_129_569);
+    }
+
+    /// Every sequence of any length over logs of up to 3 lines — any number of reads and of
+    /// truncations and rewrites — by reachability: the inductive check's claim at 3 lines, from
+    /// no invariant, only the engine's quotient (`model/tests/long_sequences.rs` holds it to
+    /// changing no reply).
+    #[test]
+    fn exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines() {
+        keeps_the_contract(ModelConfig::any_length(), 1_474_554);
+    }
 }

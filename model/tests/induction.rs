@@ -43,40 +43,6 @@ fn the_exact_engine_keeps_every_property_and_the_invariant_from_every_state() {
     );
 }
 
-/// Every sequence of any length over logs of up to 4 and 5 lines: 30,224,168 and 723,522,344
-/// states of the invariant, of which all but 327,064 and 2,636,184 are reset states, run as
-/// 6,796 and 27,276 groups (`bgtail check --induction --max-lines 5` prints the time).
-#[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn the_exact_engine_keeps_the_contract_over_logs_of_4_and_5_lines() {
-    let counts = [4, 5].map(|lines| {
-        let model = TailModel::exact(ModelConfig::induction(lines));
-        let report = induction::check(&model, &Options::new(2));
-        assert!(
-            report.proved(),
-            "{lines} lines: {:#?}",
-            report.failures.first()
-        );
-        (
-            report.fresh,
-            report.continuing,
-            report.reset,
-            report.disputed,
-            report.groups,
-        )
-    });
-    assert_eq!(
-        counts,
-        [
-            (1_704, 325_360, 29_897_104, 0, 6_796),
-            (6_824, 2_629_360, 720_886_160, 0, 27_276)
-        ]
-    );
-}
-
 /// Blank and wrapper lines among content lines, at 4 lines: the view above the tail is counted
 /// lazily from the bookmark's line index (`tiny_limits` counts no view whole), so the count
 /// runs back over lines that are not content, from every state of the invariant.
@@ -197,38 +163,67 @@ where
     seen_states.len()
 }
 
-/// Every state CI's two worlds reach at 3 lines, after any number of reads and resets
-/// (their counts pinned): content lines of three kinds with partial lines, views,
-/// truncations and rewrites; blank and wrapper lines among them.
-#[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn every_state_the_bounded_checks_reach_satisfies_the_invariant() {
-    let counts = [ModelConfig::ci(), ModelConfig::ci_non_content()].map(|config| {
-        let config = ModelConfig {
-            max_lines: 3,
-            max_reads: Times::Any,
-            max_resets: Times::Any,
-            ..config
-        };
-        reached_states_satisfy_the_invariant(&TailModel::exact(config))
-    });
-    // A state here is the model's with the log as the last read saw it (what `Inv` relates
-    // the bookmark to), so there are more of them than the checker's unique states.
-    assert_eq!(counts, [1_494_270, 2_281_828]);
-}
+/// The slow checks: minutes on 2 cores. `cargo xtask test` (the developer's loop) skips them
+/// with `--skip slow::`; `cargo xtask test --full`, as CI runs it, and a plain `cargo test` run
+/// them.
+mod slow {
+    use super::*;
 
-/// Every state the CI bound itself reaches (4 lines, 1 reset, any number of reads) satisfies
-/// the invariant: the induction's `Inv` is checked against the states of the bounded check
-/// at the bound it runs at, not only at 3 lines (about 96 s here).
-#[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn every_state_the_ci_bound_reaches_at_4_lines_satisfies_the_invariant() {
-    let reached = reached_states_satisfy_the_invariant(&TailModel::exact(ModelConfig::ci()));
-    assert_eq!(reached, 2_237_303);
+    /// Every sequence of any length over logs of up to 4 and 5 lines: 30,224,168 and 723,522,344
+    /// states of the invariant, of which all but 327,064 and 2,636,184 are reset states, run as
+    /// 6,796 and 27,276 groups (`bgtail check --induction --max-lines 5` prints the time).
+    #[test]
+    fn the_exact_engine_keeps_the_contract_over_logs_of_4_and_5_lines() {
+        let counts = [4, 5].map(|lines| {
+            let model = TailModel::exact(ModelConfig::induction(lines));
+            let report = induction::check(&model, &Options::new(2));
+            assert!(
+                report.proved(),
+                "{lines} lines: {:#?}",
+                report.failures.first()
+            );
+            (
+                report.fresh,
+                report.continuing,
+                report.reset,
+                report.disputed,
+                report.groups,
+            )
+        });
+        assert_eq!(
+            counts,
+            [
+                (1_704, 325_360, 29_897_104, 0, 6_796),
+                (6_824, 2_629_360, 720_886_160, 0, 27_276)
+            ]
+        );
+    }
+
+    /// Every state CI's two worlds reach at 3 lines, after any number of reads and resets
+    /// (their counts pinned): content lines of three kinds with partial lines, views,
+    /// truncations and rewrites; blank and wrapper lines among them.
+    #[test]
+    fn every_state_the_bounded_checks_reach_satisfies_the_invariant() {
+        let counts = [ModelConfig::ci(), ModelConfig::ci_non_content()].map(|config| {
+            let config = ModelConfig {
+                max_lines: 3,
+                max_reads: Times::Any,
+                max_resets: Times::Any,
+                ..config
+            };
+            reached_states_satisfy_the_invariant(&TailModel::exact(config))
+        });
+        // A state here is the model's with the log as the last read saw it (what `Inv` relates
+        // the bookmark to), so there are more of them than the checker's unique states.
+        assert_eq!(counts, [1_494_270, 2_281_828]);
+    }
+
+    /// Every state the CI bound itself reaches (4 lines, 1 reset, any number of reads) satisfies
+    /// the invariant: the induction's `Inv` is checked against the states of the bounded check
+    /// at the bound it runs at, not only at 3 lines (about 96 s here).
+    #[test]
+    fn every_state_the_ci_bound_reaches_at_4_lines_satisfies_the_invariant() {
+        let reached = reached_states_satisfy_the_invariant(&TailModel::exact(ModelConfig::ci()));
+        assert_eq!(reached, 2_237_303);
+    }
 }

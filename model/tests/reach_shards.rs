@@ -57,14 +57,17 @@ fn two_shards_of_the_non_content_bound_are_the_unsharded_check() {
     assert_eq!((overlap, starts), (22_606, vec![12, 8]));
 }
 
-/// CI's bound (4 lines): a shard for each first line — short, long, repeated, partial.
-#[test]
-#[cfg_attr(
-    not(feature = "slow-checks"),
-    ignore = "slow: cargo test --workspace --features bgtail-model/slow-checks runs it"
-)]
-fn four_shards_of_the_ci_bound_are_the_unsharded_check() {
-    let (unique, overlap, starts) = split_and_merge(ModelConfig::ci(), 4);
-    assert_eq!(unique, 2_126_557);
-    assert_eq!((overlap, starts), (738_792, vec![4, 4, 4, 4]));
+/// The slow checks: minutes on 2 cores. `cargo xtask test` (the developer's loop) skips them
+/// with `--skip slow::`; `cargo xtask test --full`, as CI runs it, and a plain `cargo test` run
+/// them.
+mod slow {
+    use super::*;
+
+    /// CI's bound (4 lines): a shard for each first line — short, long, repeated, partial.
+    #[test]
+    fn four_shards_of_the_ci_bound_are_the_unsharded_check() {
+        let (unique, overlap, starts) = split_and_merge(ModelConfig::ci(), 4);
+        assert_eq!(unique, 2_126_557);
+        assert_eq!((overlap, starts), (738_792, vec![4, 4, 4, 4]));
+    }
 }

@@ -3,9 +3,10 @@
 //!
 //! - `cargo xtask test` installs the node parts (one `npm ci` at the root: the adapters and the
 //!   TypeScript package, which its `prepare` builds), finds the external inputs
-//!   (docs/inputs.md) and runs `cargo test --workspace`: the developer's loop.
+//!   (docs/inputs.md) and runs `cargo test --workspace -- --skip slow::`: the developer's loop,
+//!   the model's slow checks (each in a `mod slow`) left out.
 //! - `cargo xtask test --full` is what CI runs: formatting and clippy checked first, then every
-//!   test with the model's slow checks, the binary with mimalloc, and the docs with warnings
+//!   test (a plain `cargo test --workspace`, the slow checks in), the binary with mimalloc, and the docs with warnings
 //!   denied.
 //! - `cargo xtask inputs` says where each external input was looked for, and whether it is there.
 
@@ -35,9 +36,10 @@ fn main() -> ExitCode {
 }
 
 const USAGE: &str = "usage: cargo xtask test [--full] | cargo xtask inputs
-  test          npm ci at the root, the external inputs checked, cargo test --workspace
-  test --full   what CI runs: fmt and clippy checked, every test with the model's slow
-                checks, the mimalloc build, the docs with warnings denied
+  test          npm ci at the root, the external inputs checked, then cargo test --workspace
+                without the model's slow checks (-- --skip slow::)
+  test --full   what CI runs: fmt and clippy checked, every test, the slow checks too,
+                the mimalloc build, the docs with warnings denied
   inputs        where each external input was looked for, and whether it is there";
 
 /// The setup, then the tests of the tier asked for.
@@ -61,12 +63,7 @@ fn test(full: bool) -> Result<(), String> {
     node_parts(&root)?;
     check_inputs()?;
     if full {
-        let features = ["--features", "bgtail-model/slow-checks"];
-        run(
-            &root,
-            "cargo",
-            &[&["test", "--workspace"][..], &features].concat(),
-        )?;
+        run(&root, "cargo", &["test", "--workspace"])?;
         run(
             &root,
             "cargo",
@@ -86,8 +83,16 @@ fn test(full: bool) -> Result<(), String> {
             .status();
         return exited(doc, "cargo doc");
     }
-    run(&root, "cargo", &["test", "--workspace"])
+    run(
+        &root,
+        "cargo",
+        &["test", "--workspace", "--", "--skip", SLOW],
+    )
 }
+
+/// The prefix of the model's slow checks' test paths: each sits in a `mod slow` of its test
+/// file (minutes on 2 cores), so libtest's `--skip` leaves them out of the developer's loop.
+const SLOW: &str = "slow::";
 
 /// `npm ci` at the root: every adapter's packages and the TypeScript package, built.
 fn node_parts(root: &Path) -> Result<(), String> {
