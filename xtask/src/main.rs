@@ -5,9 +5,9 @@
 //!   TypeScript package, which its `prepare` builds), finds the external inputs
 //!   (docs/inputs.md) and runs `cargo test --workspace -- --skip slow::`: the developer's loop,
 //!   the model's slow checks (each in a `mod slow`) left out.
-//! - `cargo xtask test --full` is what CI runs: formatting and clippy checked first, then every
-//!   test (a plain `cargo test --workspace`, the slow checks in), the binary with mimalloc, and the docs with warnings
-//!   denied.
+//! - `cargo xtask test --full` is what CI runs: formatting checked, clippy over every target
+//!   (the CLI's mimalloc build included), then every test (a plain `cargo test --workspace`, the
+//!   slow checks in), and the docs with warnings denied.
 //! - `cargo xtask inputs` says where each external input was looked for, and whether it is there.
 
 use bgtail_tests::inputs::{self, Input};
@@ -38,8 +38,8 @@ fn main() -> ExitCode {
 const USAGE: &str = "usage: cargo xtask test [--full] | cargo xtask inputs
   test          npm ci at the root, the external inputs checked, then cargo test --workspace
                 without the model's slow checks (-- --skip slow::)
-  test --full   what CI runs: fmt and clippy checked, every test, the slow checks too,
-                the mimalloc build, the docs with warnings denied
+  test --full   what CI runs: fmt checked, clippy with the mimalloc build, every test,
+                the slow checks too, the docs with warnings denied
   inputs        where each external input was looked for, and whether it is there";
 
 /// The setup, then the tests of the tier asked for.
@@ -50,10 +50,14 @@ fn test(full: bool) -> Result<(), String> {
         run(
             &root,
             "cargo",
+            // With the CLI's mimalloc feature, as the model-deep workflow builds it: the one
+            // check covers that build too.
             &[
                 "clippy",
                 "--workspace",
                 "--all-targets",
+                "--features",
+                "bgtail-cli/mimalloc",
                 "--",
                 "-D",
                 "warnings",
@@ -64,18 +68,6 @@ fn test(full: bool) -> Result<(), String> {
     check_inputs()?;
     if full {
         run(&root, "cargo", &["test", "--workspace"])?;
-        run(
-            &root,
-            "cargo",
-            &[
-                "check",
-                "-p",
-                "bgtail-cli",
-                "--features",
-                "mimalloc",
-                "--quiet",
-            ],
-        )?;
         let doc = Command::new("cargo")
             .args(["doc", "--no-deps", "--workspace", "--quiet"])
             .env("RUSTDOCFLAGS", "-D warnings")

@@ -66,7 +66,7 @@
 //! The engine's part is merged only where the engine's own code says a read cannot tell it
 //! apart: a read of a log its generation check does not continue depends on the bookmark only
 //! through the reason and the generation number, and on the judge only through
-//! [`Judge::opening`]. [`factor`] groups those states by what such a read can see, runs every
+//! [`Judge::opening`](bgtail::judge::Judge::opening). [`factor`] groups those states by what such a read can see, runs every
 //! action from one member of each group, and compares its reads with those of the group's
 //! most different members; [`Factoring::Compared`] runs every member and compares each.
 //! [`Factoring::Full`] runs every state on its own.
