@@ -57,7 +57,7 @@ if [ "${1:-}" = --fast ]; then
   # reaches satisfies the invariant (`model/tests/induction.rs`), whose step checks every
   # `always` property.
   fast=$tmp/mutants-fast.toml
-  sed 's/^  "(binary(exact_engine) - /&test(=slow::exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines) - /' \
+  sed 's/^  "(test(\/^exact_engine::\/) - /&test(=exact_engine::slow::exact_keeps_the_contract_on_every_sequence_of_any_length_up_to_3_lines) - /' \
     .cargo/mutants.toml > "$fast"
   grep -q 'any_length_up_to_3_lines' "$fast" || { echo "mutants.sh: the test filter moved in .cargo/mutants.toml" >&2; exit 1; }
   config=(--config "$fast")

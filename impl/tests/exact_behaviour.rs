@@ -1,8 +1,7 @@
 //! The exact engine's documented behaviour, case by case.
 
-mod common;
 
-use common::{log_of, numbered, read};
+use crate::common::{log_of, numbered, read};
 
 use bgtail::{ExactEngine, Limits, ReadKind, Request, ResetReason, ShippedEngine, Tail};
 

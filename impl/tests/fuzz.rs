@@ -1,7 +1,7 @@
 //! Long randomised runs (fuzzing without a nightly toolchain, which cargo-fuzz needs): the log
 //! reader, the condenser and both engines on arbitrary bytes, and the trace and session
 //! parsers on mangled input. Ignored by default; run them with fresh seeds as
-//! `PROPTEST_RNG_SEED=random PROPTEST_CASES=200000 cargo test --release -p bgtail --test fuzz -- --ignored`.
+//! `PROPTEST_RNG_SEED=random PROPTEST_CASES=200000 cargo test --release -p bgtail --test suite fuzz:: -- --ignored`.
 
 use bgtail::pi_session::PiSession;
 use bgtail::replay::replay;

@@ -4,9 +4,7 @@
 //! line was delivered when it stands alone on a line of the reply), never from the engine's
 //! own bookkeeping.
 
-mod common;
-
-use common::numbered;
+use crate::common::numbered;
 
 use bgtail::source::MemoryLog;
 use bgtail::{Engine, ExactEngine, Limits, Request, ShippedEngine, Tail};

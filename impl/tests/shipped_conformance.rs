@@ -4,9 +4,7 @@
 //! (slash-command toasts), §7.7 (resolving an id through the session record — our engines
 //! receive the resolved path), §7.26 (native-job artifacts).
 
-mod common;
-
-use common::{log_of, numbered, read};
+use crate::common::{log_of, numbered, read};
 
 use bgtail::source::MemoryLog;
 use bgtail::{Limits, ReadKind, Request, ResetReason, ShippedEngine, Tail};

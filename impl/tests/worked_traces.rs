@@ -3,9 +3,7 @@
 //! Each step records the request, the reply's kind, its exact text, upstream's `details`, and
 //! which view lines the text carries. YAML, so that any change of a byte shows as a diff.
 
-mod common;
-
-use common::numbered;
+use crate::common::numbered;
 
 use bgtail::source::MemoryLog;
 use bgtail::{Engine, ExactEngine, Request, ShippedEngine, Tail};

@@ -2,11 +2,6 @@
 //! path the guarantees are about. Each check pins its unique state count: a change in the
 //! engine or the model that changes the space shows here first.
 
-// The checker allocates for every reply the engine renders: mimalloc makes these tests ~1.3x
-// faster (the CLI keeps the system allocator: mimalloc's start-up costs more than a read).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
 use stateright::{Checker, Expectation, Model};
 

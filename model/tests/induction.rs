@@ -4,10 +4,6 @@
 //! to what was delivered are both needed; and every state a bounded check reaches satisfies
 //! the invariant.
 
-// The check allocates for every reply it renders and judges, as the bounded checks do.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use bgtail_model::induction::{self, Broke, Candidate, Conjunct, Inductive, Options, Written};
 use bgtail_model::{ModelConfig, TailModel, TailState, Times};
 use stateright::Model;

@@ -3,9 +3,6 @@
 //! engines that carry state across a reset — breaking the premise the factoring rests on —
 //! are caught.
 
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use bgtail::exact::{fnv1a, BytePrint, ExactState};
 use bgtail::judge::{settled_end, Judge};
 use bgtail::source::{read_span, LogSource};
@@ -45,7 +42,7 @@ fn every_reset_state_reads_as_its_group_at_3_lines() {
 
 /// The same at 4 lines: 29,897,104 reset states compared with their 6,796 groups.
 #[test]
-#[ignore = "about 8 minutes: cargo test -p bgtail-model --test induction_factoring -- --ignored"]
+#[ignore = "about 8 minutes: cargo test -p bgtail-model --test suite induction_factoring:: -- --ignored"]
 fn every_reset_state_reads_as_its_group_at_4_lines() {
     let model = TailModel::exact(ModelConfig::induction(4));
     let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));

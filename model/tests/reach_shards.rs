@@ -2,9 +2,6 @@
 //! (`bgtail_model::reach`): every starting state belongs to one shard, the shards' visited
 //! states together are the unsharded run's, and the merged verdict is the unsharded one.
 
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use bgtail_model::induction::shard::Shard;
 use bgtail_model::reach::{self, FirstLine};
 use bgtail_model::{ModelConfig, TailModel};

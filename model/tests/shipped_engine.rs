@@ -1,11 +1,6 @@
 //! The checker rediscovers both symptoms of issue #28 in the shipped engine by itself, and the
 //! shortest counterexamples are pinned.
 
-// The checker allocates for every reply the engine renders: mimalloc makes these tests ~1.3x
-// faster (the CLI keeps the system allocator: mimalloc's start-up costs more than a read).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use bgtail_model::{shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
 use stateright::{Checker, Model};
 

@@ -6,9 +6,7 @@
 //!   verdicts and unique state counts;
 //! - the corpus replayed through it with the contract required: no anomaly.
 
-mod common;
-
-use common::{
+use crate::common::{
     bgtail_exact_ts_engine, check_outcome as outcome, compare_figures as figures, repo,
     run_text as bgtail, PROTOCOL_BOUNDS,
 };
@@ -282,7 +280,7 @@ fn the_corpus_keeps_the_contract_through_the_package() {
 }
 
 /// The large run of docs/differential.md: ≥ 5,000 traces and ≥ 50,000 reads (about 4 minutes
-/// on 2 cores). `cargo test -p bgtail-cli --test bgtail_exact_ts -- --ignored`.
+/// on 2 cores). `cargo test -p bgtail-cli --test suite bgtail_exact_ts:: -- --ignored`.
 #[test]
 #[ignore = "about 4 minutes: the large differential run"]
 fn the_large_differential_run_finds_no_mismatching_read() {

@@ -1,15 +1,13 @@
 //! The `bgtail` command line end to end, bad input included.
 
-mod common;
-
-use common::repo;
+use crate::common::repo;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::run as bgtail;
+use crate::common::run as bgtail;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -453,7 +451,7 @@ fn verify_replays_a_corpus_and_ends_with_the_comparison() {
 /// `bgtail explore` serves stateright's Explorer; its status endpoint answers.
 #[test]
 fn explore_serves_the_status_endpoint_on_loopback() {
-    let explorer = common::Explorer::start(&["--bound", "gap"]);
+    let explorer = crate::common::Explorer::start(&["--bound", "gap"]);
     let port = explorer.port;
     let deadline = Instant::now() + Duration::from_secs(20);
     let body = loop {
@@ -515,7 +513,7 @@ fn induction_shards_are_reported_and_merged_into_the_proof() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
     for shard in ["1/2", "2/2"] {
-        let (code, text) = common::run_text(&[
+        let (code, text) = crate::common::run_text(&[
             "check",
             "--induction",
             "--engine",
@@ -531,16 +529,16 @@ fn induction_shards_are_reported_and_merged_into_the_proof() {
         assert!(text.contains(&format!("HOLDS for shard {shard}")), "{text}");
     }
     let report = |i: u8| format!("{out}/exact-ci-1-{i}-of-2.json");
-    let (code, text) = common::run_text(&["check", "--merge", &report(1), &report(2)]);
+    let (code, text) = crate::common::run_text(&["check", "--merge", &report(1), &report(2)]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
         text.contains("2 shards merged") && text.contains("PROVED"),
         "{text}"
     );
-    let (code, text) = common::run_text(&["check", "--merge", &report(1)]);
+    let (code, text) = crate::common::run_text(&["check", "--merge", &report(1)]);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("shards missing: 2/2"), "{text}");
-    let (code, text) = common::run_text(&["check", "--merge", &format!("{out}/none.json")]);
+    let (code, text) = crate::common::run_text(&["check", "--merge", &format!("{out}/none.json")]);
     assert_eq!(code, Some(2), "{text}");
     assert!(text.contains("none.json"), "{text}");
 }
@@ -549,7 +547,7 @@ fn induction_shards_are_reported_and_merged_into_the_proof() {
 /// check's own state count; a count past the bound's first lines is refused with them named.
 #[test]
 fn a_bounded_check_split_by_first_line_merges_to_the_whole() {
-    let (code, text) = common::run_text(&[
+    let (code, text) = crate::common::run_text(&[
         "check",
         "--engine",
         "exact",
@@ -567,7 +565,7 @@ fn a_bounded_check_split_by_first_line_merges_to_the_whole() {
         text.contains("every always property holds in every shard"),
         "{text}"
     );
-    let (code, text) = common::run_text(&[
+    let (code, text) = crate::common::run_text(&[
         "check",
         "--engine",
         "exact",

@@ -2,9 +2,7 @@
 //! that crash, hang, write garbage, answer twice or answer the wrong request (scripts in
 //! tests/engines/), and against the in-crate engines served over the protocol.
 
-mod common;
-
-use common::{pi_bgrun_engine, repo};
+use crate::common::{pi_bgrun_engine, repo};
 
 use std::process::{Command, Output};
 

@@ -10,8 +10,6 @@
 //! The browser is `$BGTAIL_CHROMIUM` or `/usr/bin/chromium` (`.ci/run` installs Debian's
 //! `chromium`). Without one the test fails under `CI` and says it did not run elsewhere.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -26,11 +24,11 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// The explorer, killed when the test ends however it ends.
-struct Explorer(common::Explorer);
+struct Explorer(crate::common::Explorer);
 
 impl Explorer {
     fn start(engine: &str, bound: &str) -> Explorer {
-        let explorer = Explorer(common::Explorer::start(&[
+        let explorer = Explorer(crate::common::Explorer::start(&[
             "--engine", engine, "--bound", bound,
         ]));
         let deadline = Instant::now() + Duration::from_secs(20);

@@ -3,9 +3,7 @@
 //! reply, both engines) and of `replay --json` (both engines over #28's traces, anomalies
 //! included) validates against them.
 
-mod common;
-
-use common::repo;
+use crate::common::repo;
 
 use serde_json::Value;
 
@@ -30,7 +28,7 @@ fn assert_valid(schema: &jsonschema::Validator, doc: &Value) {
 }
 
 fn bgtail(args: &[&str]) -> (Option<i32>, Value) {
-    let out = common::run(args);
+    let out = crate::common::run(args);
     let doc = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
     (out.status.code(), doc)
@@ -104,7 +102,7 @@ fn induction_shard_reports_validate_against_the_page() {
     let schema = schema("induction-shard");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    let (code, _) = common::run_text(&[
+    let (code, _) = crate::common::run_text(&[
         "check",
         "--induction",
         "--engine",

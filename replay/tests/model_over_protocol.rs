@@ -7,11 +7,9 @@
 //!   --break KIND`) is caught by `replay` alone over the corpus and by `check`, with the right
 //!   anomaly named.
 
-mod common;
+use crate::common::{check_outcome as outcome, pi_bgrun_engine, repo, PROTOCOL_BOUNDS};
 
-use common::{check_outcome as outcome, pi_bgrun_engine, repo, PROTOCOL_BOUNDS};
-
-use common::run_text as bgtail;
+use crate::common::run_text as bgtail;
 
 fn served(args: &str) -> String {
     format!("cmd:{} serve {args}", env!("CARGO_BIN_EXE_bgtail"))

@@ -2,14 +2,12 @@
 //! them too: the protocol loop and the trace reader they share in `adapters/common/`, and each
 //! other harness's adapter against its checkout in the shared folder (`docs/inputs.md`).
 
-mod common;
-
 /// Runs `node --test <folder>` from the repository's root and requires at least `least` tests
 /// to pass (a run that found no tests also succeeds).
 fn node_tests_pass(folder: &str, least: u32) {
     let out = std::process::Command::new("node")
         .args(["--test", "--test-timeout=60000", folder])
-        .current_dir(common::repo())
+        .current_dir(crate::common::repo())
         .output()
         .expect("node runs (node 20 or later is a prerequisite)");
     let report = String::from_utf8_lossy(&out.stdout);
@@ -44,6 +42,6 @@ fn the_mux_adapter_passes_its_node_tests() {
 
 #[test]
 fn the_typescript_exact_engine_passes_its_node_tests() {
-    common::bgtail_exact_ts_engine();
+    crate::common::bgtail_exact_ts_engine();
     node_tests_pass("packages/bgtail-exact/test/", 10);
 }

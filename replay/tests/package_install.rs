@@ -2,9 +2,7 @@
 //! folder, without the network, runs the package's example from there and type-checks a
 //! TypeScript consumer against the installed declarations (no `@types/node` needed).
 
-mod common;
-
-use common::{bgtail_exact_ts_engine, repo};
+use crate::common::{bgtail_exact_ts_engine, repo};
 use std::path::Path;
 use std::process::Command;
 

@@ -8,9 +8,7 @@
 //!   figures;
 //! - a checkout it cannot route through the package, and a mode it does not have, are named.
 
-mod common;
-
-use common::{
+use crate::common::{
     check_outcome as outcome, compare_figures as figures, pi_bgrun_engine, pi_bgrun_exact_engine,
     repo, run_text as bgtail,
 };

@@ -3,9 +3,7 @@
 //! (mux's, found by full checks too slow for CI) are the committed ones byte for byte, and the
 //! committed counterexamples replay with their anomalies through `bgtail replay`.
 
-mod common;
-
-use common::{gemini_cli_engine, mux_engine, repo, run_text as bgtail};
+use crate::common::{gemini_cli_engine, mux_engine, repo, run_text as bgtail};
 use std::collections::BTreeMap;
 
 /// The files in `dir` whose names start with `prefix`, with their text.

@@ -10,9 +10,7 @@ use std::time::{Duration, Instant};
 const READERS: usize = 8;
 const LINES: usize = 4_000;
 
-mod common;
-
-use common::bgtail;
+use crate::common::bgtail;
 
 /// `bgtail read LOG --state STATE --lines N`.
 fn read_command(log: &Path, state: &Path, lines: &str) -> Command {

@@ -9,9 +9,7 @@
 //! Needs node 20 and `npm ci` at the repository's root (`cargo xtask test` does both); without them the
 //! test fails and says so, it never skips. The large run is `--ignored` (docs/fidelity.md).
 
-mod common;
-
-use common::repo;
+use crate::common::repo;
 
 use bgtail::generate::{trace, Profile};
 use bgtail::replay::replay;

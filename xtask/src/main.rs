@@ -67,7 +67,7 @@ fn test(full: bool) -> Result<(), String> {
     node_parts(&root)?;
     check_inputs()?;
     if full {
-        run(&root, "cargo", &["test", "--workspace"])?;
+        run(&root, "cargo", &["test", "--workspace", "--no-fail-fast"])?;
         let doc = Command::new("cargo")
             .args(["doc", "--no-deps", "--workspace", "--quiet"])
             .env("RUSTDOCFLAGS", "-D warnings")
@@ -78,7 +78,14 @@ fn test(full: bool) -> Result<(), String> {
     run(
         &root,
         "cargo",
-        &["test", "--workspace", "--", "--skip", SLOW],
+        &[
+            "test",
+            "--workspace",
+            "--no-fail-fast",
+            "--",
+            "--skip",
+            SLOW,
+        ],
     )
 }
 
