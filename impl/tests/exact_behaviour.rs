@@ -1,6 +1,5 @@
 //! The exact engine's documented behaviour, case by case.
 
-
 use crate::common::{log_of, numbered, read};
 
 use bgtail::{ExactEngine, Limits, ReadKind, Request, ResetReason, ShippedEngine, Tail};
@@ -282,6 +281,66 @@ fn honest_ansi_counts_sequences_and_strips_osc() {
     assert!(r.text.contains("5 ANSI escape sequences stripped"));
 }
 
+/// 60 lines of 82 bytes: a log longer than the head probe, so that a rewrite at its end is
+/// behind an unchanged head.
+fn long_log() -> String {
+    (1..=60)
+        .map(|i| format!("{i:04} {}\n", "x".repeat(76)))
+        .collect()
+}
+
+#[test]
+fn a_shown_partial_line_rewritten_in_place_is_a_new_generation_and_shown() {
+    // A progress line redrawn to the same length: its bytes were shown, so the change is said.
+    let mut t = tail();
+    let mut log = log_of(&format!("{}progress 10%", long_log()));
+    let r = read(&mut t, &log, running(5));
+    assert!(r.text.ends_with("progress 10%\n\n(the last line is still being written; it is shown again once complete)"), "{}", r.text);
+    log.rewrite(format!("{}progress 20%", long_log()).as_bytes());
+    let r = read(&mut t, &log, running(5));
+    assert_eq!(r.reset, Some(ResetReason::PartialRewritten));
+    assert!(
+        r.text.starts_with(
+            "the partial line the last read showed was rewritten, so the bookmark starts over: "
+        ),
+        "{}",
+        r.text
+    );
+    assert!(r.text.contains("\nprogress 20%\n"), "{}", r.text);
+    // Unchanged since, it is not sent again; grown, it is, with no reset.
+    let r = read(&mut t, &log, running(5));
+    assert_eq!(
+        (r.reset, r.kind),
+        (None, ReadKind::NothingNew),
+        "{}",
+        r.text
+    );
+    log.append(b" ok");
+    let r = read(&mut t, &log, running(5));
+    assert_eq!(r.reset, None);
+    assert!(r.text.contains("\nprogress 20% ok\n"), "{}", r.text);
+}
+
+#[test]
+fn a_line_rewritten_in_place_before_the_settled_end_gives_a_reason_true_of_it() {
+    // No cut happened: the reason names what the bytes show, a change before the last read's
+    // end, and both histories that produce it.
+    let mut t = tail();
+    let text = long_log();
+    let mut log = log_of(&text);
+    read(&mut t, &log, Request::lines(5));
+    let last = format!("0060 {}\n", "x".repeat(76));
+    let redrawn = format!("0060 {}y\n", "x".repeat(75));
+    log.rewrite(text.replace(&last, &redrawn).as_bytes());
+    let r = read(&mut t, &log, Request::lines(5));
+    assert_eq!(r.reset, Some(ResetReason::RegrownPastCut));
+    assert!(
+        r.text.starts_with("the bytes before the last read's end changed (the log was cut and regrown, or rewritten), so the bookmark starts over: "),
+        "{}",
+        r.text
+    );
+}
+
 #[test]
 fn a_log_cut_and_regrown_behind_an_unchanged_head_is_a_new_generation() {
     // A job restarted into the same log: the same 5 KB banner (longer than the head probe),
@@ -295,7 +354,7 @@ fn a_log_cut_and_regrown_behind_an_unchanged_head_is_a_new_generation() {
     let r = read(&mut t, &log, Request::lines(3));
     assert_eq!(r.reset, Some(ResetReason::RegrownPastCut));
     assert!(r.text.starts_with(
-        "the log was cut and has grown again (the bytes before the last read's end changed), so the bookmark starts over: 3 lines — log at 3 lines\n"
+        "the bytes before the last read's end changed (the log was cut and regrown, or rewritten), so the bookmark starts over: 3 lines — log at 3 lines\n"
     ), "{}", r.text);
     // Growing as usual is no reset.
     log.append(b"second run: third line\n");

@@ -502,9 +502,10 @@ fn reset_words(reason: ResetReason) -> &'static str {
         ResetReason::Replaced => "log was replaced since last read",
         ResetReason::WindowChanged => "search window changed since last read",
         // The exact engine's reasons never arise here.
-        ResetReason::FileReplaced | ResetReason::Rewritten | ResetReason::RegrownPastCut => {
-            "log was replaced since last read"
-        }
+        ResetReason::FileReplaced
+        | ResetReason::Rewritten
+        | ResetReason::RegrownPastCut
+        | ResetReason::PartialRewritten => "log was replaced since last read",
     }
 }
 /// The reply's counts: `shown` of the row's selected lines shown, `rendered` of them in the

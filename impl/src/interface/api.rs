@@ -120,9 +120,13 @@ pub enum ResetReason {
     FileReplaced,
     /// The bytes at the head of the log differ from those the bookmark saw.
     Rewritten,
-    /// The bytes just before where the last read ended differ: the log was cut and has grown
-    /// past its old size again behind an unchanged head (a job restarted into the same log).
+    /// The bytes just before where the last read ended differ, behind an unchanged head: the
+    /// log was cut and has grown past its old size again (a job restarted into the same log),
+    /// or those bytes were rewritten in place.
     RegrownPastCut,
+    /// The partial line the last read showed differs: it was rewritten in place (a progress
+    /// line redrawn to the same length), behind an unchanged head and settled end.
+    PartialRewritten,
 }
 
 /// A content line a reply carries, identified so that it can be checked against the log.

@@ -49,8 +49,22 @@ fn described(limits: &bgtail::Limits, facts: &Facts) -> ExactBookmark {
         settled_print: Some(settled_print),
         coverage: Coverage::default(),
         partial_seen: None,
+        partial_print: None,
         index: LineIndex::default(),
     }
+}
+
+/// The fingerprint a read leaves of the partial line `seen` it showed of `facts`, if any: of
+/// its last 64 bytes, all of a shorter line. `None` for an extent `facts` does not hold.
+fn partial_print(facts: &Facts, seen: Option<(u64, u64)>) -> Option<BytePrint> {
+    let (start, end) = seen?;
+    let from = end.saturating_sub(64).max(start);
+    let bytes = facts.bytes.get(from as usize..end as usize)?;
+    Some(BytePrint {
+        offset: from,
+        len: end - from,
+        hash: fnv1a(bytes),
+    })
 }
 
 /// The line starts of `facts` at or before its settled end: where a mark may lie.
@@ -145,6 +159,7 @@ impl Inductive for ExactEngine {
                             let bookmark = ExactBookmark {
                                 coverage: coverage.clone(),
                                 partial_seen: seen_partial,
+                                partial_print: partial_print(facts, seen_partial),
                                 index,
                                 ..base.clone()
                             };
@@ -179,6 +194,13 @@ impl Inductive for ExactEngine {
             generation: b.generation,
             coverage: b.coverage.clone(),
             partial_seen: b.partial_seen,
+            // Of the partial line P holds; a bookmark that says it saw another is
+            // `PartialSeenIsSeens`'s to name.
+            partial_print: if b.partial_seen == facts.partial {
+                partial_print(facts, b.partial_seen)
+            } else {
+                b.partial_print
+            },
             ..described(self.limits(), facts)
         };
         let checks = [
@@ -224,7 +246,8 @@ impl Inductive for ExactEngine {
 
     /// The engine's own check ([`ExactEngine::generation_check`]) against the generation
     /// print every start of `seen` shares: the part `described` fixes (path, file, size and
-    /// the two fingerprints), which is all the check reads of a bookmark.
+    /// the head's and settled end's fingerprints). The check reads nothing else of a bookmark
+    /// but the partial line's fingerprint, and that last.
     fn reset_reasons(
         &self,
         _config: &ModelConfig,
@@ -239,6 +262,10 @@ impl Inductive for ExactEngine {
             size: facts.bytes.len() as u64,
             head,
             settled_print: Some(settled_print),
+            // The partial line's check comes last in the engine's: every reason it gives from
+            // this print (none of a partial line) is the reason for every start of `seen`; where
+            // it gives none, the states are run in full and the engine decides.
+            partial_print: None,
         };
         let check = |bytes: &[u8]| {
             let source = SliceLog {

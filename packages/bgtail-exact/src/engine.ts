@@ -17,6 +17,8 @@ import { nth } from "./nth.js";
 
 /** How many bytes before the settled end a bookmark fingerprints. */
 const SETTLED_PRINT_BYTES = 64;
+/** How many bytes at the end of the partial line the caller saw a bookmark fingerprints. */
+const PARTIAL_PRINT_BYTES = 64;
 const NL = 0x0a;
 
 /** A request the tool refuses before any read (upstream throws these): the message it shows. */
@@ -185,6 +187,10 @@ export class ExactEngine {
       settledEnd = tail > scan.view.origin ? tail : partialLineStart(log, start, tail, counter);
     }
     const settledPrint = settledPrintOf(log, scan, settledEnd, counter);
+    const seen = outcome.partialSeen;
+    // The last PARTIAL_PRINT_BYTES of the partial line the caller saw (all of a short one).
+    const partialPrint =
+      seen === undefined ? undefined : printOf(log, scan, Math.max(seen[0], seen[1] - PARTIAL_PRINT_BYTES), seen[1], counter);
     const index = nextIndex(this.limits, scan, outcome.coverage, settledEnd);
     return {
       path: job.path,
@@ -196,6 +202,7 @@ export class ExactEngine {
       settled_print: settledPrint ?? null,
       coverage: { ranges: outcome.coverage },
       partial_seen: outcome.partialSeen ?? null,
+      partial_print: partialPrint ?? null,
       index: { marks: index.marks },
     };
   }
@@ -236,6 +243,9 @@ function generationChange(
   if (!sameHead) return "rewritten";
   const p = prev.settled_print;
   if (p && !printMatches(p, readSpan(log, p.offset, p.len, counter))) return "regrown_past_cut";
+  // Last: the partial line a reply showed, rewritten in place behind an unchanged head.
+  const q = prev.partial_print;
+  if (q && !printMatches(q, readSpan(log, q.offset, q.len, counter))) return "partial_rewritten";
   return undefined;
 }
 
@@ -250,11 +260,19 @@ function unterminatedTailStart(view: View): number | undefined {
 function settledPrintOf(log: LogSource, scan: Scan, settledEnd: number, counter: { bytesRead: number }): BytePrint | undefined {
   const view = scan.view;
   if (settledEnd > view.origin + view.buf.length) return undefined;
-  const from = Math.max(0, settledEnd - SETTLED_PRINT_BYTES);
-  if (from >= view.origin) return print(from, view.buf.subarray(from - view.origin, settledEnd - view.origin));
+  return printOf(log, scan, Math.max(0, settledEnd - SETTLED_PRINT_BYTES), settledEnd, counter);
+}
+
+/** The fingerprint of the bytes `[from, to)`: from the view when it holds them, else read;
+ *  undefined when the log ends first (it shrank while it was read: the next read sees it). */
+function printOf(log: LogSource, scan: Scan, from: number, to: number, counter: { bytesRead: number }): BytePrint | undefined {
+  const view = scan.view;
+  if (from >= view.origin && to <= view.origin + view.buf.length) {
+    return print(from, view.buf.subarray(from - view.origin, to - view.origin));
+  }
   try {
-    const bytes = readSpan(log, from, settledEnd - from, counter);
-    return bytes.length === settledEnd - from ? print(from, bytes) : undefined;
+    const bytes = readSpan(log, from, to - from, counter);
+    return bytes.length === to - from ? print(from, bytes) : undefined;
   } catch (e) {
     if (e instanceof SourceError) return undefined;
     throw e;

@@ -99,6 +99,7 @@ function bookmark(v: unknown, where: string): Bookmark {
   const coverage = field(v, "coverage", where);
   if (!isObject(coverage)) throw new StateError(`${where}.coverage`, "expected {ranges}");
   const partial = v.partial_seen;
+  const partialPrint = v.partial_print;
   const index = v.index;
   if (index !== undefined && index !== null && !isObject(index)) throw new StateError(`${where}.index`, "expected {marks}");
   return {
@@ -111,6 +112,8 @@ function bookmark(v: unknown, where: string): Bookmark {
     settled_print: settled === undefined || settled === null ? null : bytePrint(settled, `${where}.settled_print`),
     coverage: { ranges: ranges(field(coverage, "ranges", `${where}.coverage`), `${where}.coverage.ranges`) },
     partial_seen: partial === undefined || partial === null ? null : pair(partial, `${where}.partial_seen`),
+    partial_print:
+      partialPrint === undefined || partialPrint === null ? null : bytePrint(partialPrint, `${where}.partial_print`),
     index: { marks: isObject(index) ? marks(index.marks ?? [], `${where}.index.marks`) : [] },
   };
 }

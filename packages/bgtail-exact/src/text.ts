@@ -108,6 +108,8 @@ export function resetWords(reason: ResetReason): string {
     case "rewritten":
       return "the log was rewritten (its first bytes changed)";
     case "regrown_past_cut":
-      return "the log was cut and has grown again (the bytes before the last read's end changed)";
+      return "the bytes before the last read's end changed (the log was cut and regrown, or rewritten)";
+    case "partial_rewritten":
+      return "the partial line the last read showed was rewritten";
   }
 }

@@ -31,7 +31,13 @@ export interface Request {
 }
 
 /** Why a read started over instead of continuing from the bookmark. */
-export type ResetReason = "path_changed" | "shrank" | "file_replaced" | "rewritten" | "regrown_past_cut";
+export type ResetReason =
+  | "path_changed"
+  | "shrank"
+  | "file_replaced"
+  | "rewritten"
+  | "regrown_past_cut"
+  | "partial_rewritten";
 
 /** What kind of read a reply is. */
 export type ReadKind = "first" | "raw" | "delta" | "nothing_new" | "gated" | "error";
@@ -122,6 +128,9 @@ export interface Bookmark {
   coverage: { ranges: Ranges };
   /** The partial line the caller was last shown. Never coverage. */
   partial_seen: [number, number] | null;
+  /** The end of the partial line the caller was last shown (its last 64 bytes): a rewrite of
+   *  them in place is a new generation. May be absent in a state saved before it was kept. */
+  partial_print: BytePrint | null;
   /** Line numbers at known offsets: a cache that changes no reply; may be absent. */
   index?: { marks: Mark[] };
 }

@@ -221,3 +221,20 @@ test("the protocol server answers bad requests with named errors, not throws", (
   const refused = server.answerLine('{"type":"read","msg_id":6,"job_id":"a/b","log_path":"/x"}', 6);
   assert.deepEqual([refused.code, refused.in_reply_to], ["rejected", 6]);
 });
+
+test("a shown partial line rewritten in place is a new generation, and shown", () => {
+  // 60 lines of 82 bytes, longer than the head probe: the rewrite is behind an unchanged head.
+  const lines = Array.from({ length: 60 }, (_, i) => `${String(i + 1).padStart(4, "0")} ${"x".repeat(76)}\n`).join("");
+  const engine = new ExactEngine();
+  const state = emptyState();
+  const job = { id: "build-1-1", path: "/jobs/build.log" };
+  const running = { lines: 5, running: true, peek: true };
+  const first = engine.read(state, job, MemorySource.of(`${lines}progress 10%`), running);
+  assert.match(first.text, /progress 10%\n\n\(the last line is still being written/);
+  const log = MemorySource.of(`${lines}progress 20%`);
+  const reply = engine.read(state, job, log, running);
+  assert.equal(reply.reset, "partial_rewritten");
+  assert.ok(reply.text.startsWith("the partial line the last read showed was rewritten, so the bookmark starts over: "), reply.text);
+  assert.match(reply.text, /\nprogress 20%\n/);
+  assert.equal(engine.read(state, job, log, running).kind, "nothing_new");
+});

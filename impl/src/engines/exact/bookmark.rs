@@ -82,6 +82,13 @@ pub struct ExactBookmark {
     /// The partial line the caller was last shown, so that an unchanged one is not sent on
     /// every poll. Never coverage: it is shown again once it grows or completes.
     pub partial_seen: Option<(u64, u64)>,
+    /// The end of the partial line the caller was last shown (the last 64 bytes of
+    /// `partial_seen`'s extent, all of a shorter line): a progress line redrawn in place to
+    /// the same length changes bytes a reply showed, which neither the head nor the settled
+    /// fingerprint covers, and which only a new generation can say. `None` when no partial
+    /// line was shown.
+    #[serde(default)]
+    pub partial_print: Option<BytePrint>,
     /// Line numbers at known offsets, so that the next read need not count the whole view
     /// again. A cache: it takes no part in equality (see [`LineIndex`]).
     #[serde(default)]
@@ -107,6 +114,8 @@ pub struct GenerationPrint<'a> {
     pub head: BytePrint,
     /// The bytes before the settled end.
     pub settled_print: Option<BytePrint>,
+    /// The partial line the caller was last shown.
+    pub partial_print: Option<BytePrint>,
 }
 
 impl ExactBookmark {
@@ -118,6 +127,7 @@ impl ExactBookmark {
             size: self.size,
             head: self.head,
             settled_print: self.settled_print,
+            partial_print: self.partial_print,
         }
     }
 }

@@ -8,8 +8,9 @@ use crate::source::{LogSource, LogStat, SourceError};
 /// Whether the log is another generation than the bookmark's, and why. `head` holds the
 /// log's first bytes, at least as many as the bookmark hashed unless the log shrank.
 ///
-/// Last, the bytes before the bookmark's settled end are read back and compared: a log cut
-/// and regrown past its old size behind an unchanged head is another generation too.
+/// Then the bytes before the bookmark's settled end are read back and compared: a log cut and
+/// regrown past its old size behind an unchanged head is another generation too; and last the
+/// partial line the caller was shown, which a rewrite in place may change behind both.
 pub(super) fn change(
     prev: &GenerationPrint<'_>,
     path: &str,
@@ -35,8 +36,16 @@ pub(super) fn change(
     if !prev.head.matches(head) {
         return Ok(Some(ResetReason::Rewritten));
     }
-    match prev.settled_print {
-        Some(print) if !print.holds(log, bytes_read)? => Ok(Some(ResetReason::RegrownPastCut)),
+    if let Some(print) = prev.settled_print {
+        if !print.holds(log, bytes_read)? {
+            return Ok(Some(ResetReason::RegrownPastCut));
+        }
+    }
+    // Last, so that every reason above is decided without it: the end of the partial line a
+    // reply showed, rewritten in place (a progress line redrawn to the same length behind an
+    // unchanged head).
+    match prev.partial_print {
+        Some(print) if !print.holds(log, bytes_read)? => Ok(Some(ResetReason::PartialRewritten)),
         _ => Ok(None),
     }
 }

@@ -234,6 +234,7 @@ impl ExactEngine {
     ) -> (Reply, ExactBookmark) {
         let settled_end = settle::settled_end(log, stat, &scan, start, bytes_read);
         let settled_print = settle::settled_print(log, &scan, settled_end, bytes_read);
+        let partial_print = settle::partial_print(log, &scan, outcome.partial_seen, bytes_read);
         let index = settle::next_index(&self.limits, scan, &outcome.coverage, settled_end);
         let bookmark = ExactBookmark {
             path: job.path.to_owned(),
@@ -245,6 +246,7 @@ impl ExactEngine {
             settled_print,
             coverage: outcome.coverage,
             partial_seen: outcome.partial_seen,
+            partial_print,
             index,
         };
         (outcome.reply, bookmark)

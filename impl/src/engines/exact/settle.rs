@@ -45,15 +45,44 @@ pub(super) fn settled_print(
         return None;
     }
     let from = settled_end.saturating_sub(SETTLED_PRINT_BYTES);
-    let held = from.checked_sub(view.origin).and_then(|start| {
-        view.buf
-            .get(start as usize..(settled_end - view.origin) as usize)
-    });
+    print_of(log, scan, from, settled_end, bytes_read)
+}
+
+/// How many bytes at the end of the partial line the caller saw a bookmark fingerprints.
+const PARTIAL_PRINT_BYTES: u64 = 64;
+
+/// The fingerprint of the end of the partial line the reply leaves as the one the caller saw
+/// (`seen`, its extent): its last `PARTIAL_PRINT_BYTES`, all of a short progress line, so that
+/// the next read's check costs at most that many bytes however long the line grows.
+pub(super) fn partial_print(
+    log: &dyn LogSource,
+    scan: &Scan,
+    seen: Option<(u64, u64)>,
+    bytes_read: &mut u64,
+) -> Option<BytePrint> {
+    let (start, end) = seen?;
+    let from = end.saturating_sub(PARTIAL_PRINT_BYTES).max(start);
+    print_of(log, scan, from, end, bytes_read)
+}
+
+/// The fingerprint of the bytes `[from, to)`: from the view when it holds them, else read.
+/// `None` when the log ends before `to` (it shrank while it was read: the next read sees it).
+fn print_of(
+    log: &dyn LogSource,
+    scan: &Scan,
+    from: u64,
+    to: u64,
+    bytes_read: &mut u64,
+) -> Option<BytePrint> {
+    let view = &scan.view;
+    let held = from
+        .checked_sub(view.origin)
+        .and_then(|start| view.buf.get(start as usize..(to - view.origin) as usize));
     match held {
         Some(bytes) => Some(BytePrint::of(from, bytes)),
         None => {
-            let bytes = read_span(log, from, settled_end - from, bytes_read).ok()?;
-            (bytes.len() as u64 == settled_end - from).then(|| BytePrint::of(from, &bytes))
+            let bytes = read_span(log, from, to - from, bytes_read).ok()?;
+            (bytes.len() as u64 == to - from).then(|| BytePrint::of(from, &bytes))
         }
     }
 }

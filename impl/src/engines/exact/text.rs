@@ -186,8 +186,9 @@ fn reset_words(reason: ResetReason) -> &'static str {
         }
         ResetReason::Rewritten => "the log was rewritten (its first bytes changed)",
         ResetReason::RegrownPastCut => {
-            "the log was cut and has grown again (the bytes before the last read's end changed)"
+            "the bytes before the last read's end changed (the log was cut and regrown, or rewritten)"
         }
+        ResetReason::PartialRewritten => "the partial line the last read showed was rewritten",
         ResetReason::WindowChanged => "the view changed",
     }
 }
