@@ -90,6 +90,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("upstream::details", &[]),
     ("upstream::view", &["upstream::js"]),
     ("upstream::condense", &["upstream::js", "upstream::limits"]),
+    ("upstream::tool", &["upstream::js", "upstream::limits"]),
     // The sources: a leaf.
     ("source", &[]),
     // The engine interface.
@@ -105,7 +106,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "upstream::js",
             "upstream::limits",
             "upstream::condense",
-            "upstream::format",
+            "upstream::tool",
             "interface::api",
         ],
     ),
@@ -118,7 +119,6 @@ const UNDER_INTERFACE: &[&str] = &[
     "upstream::details",
     "upstream::view",
     "upstream::condense",
-    "upstream::format",
     "upstream::tool",
     "source",
 ];
@@ -130,7 +130,6 @@ const UNDER_ENGINES: &[&str] = &[
     "upstream::details",
     "upstream::view",
     "upstream::condense",
-    "upstream::format",
     "upstream::tool",
     "source",
     "interface::api",

@@ -7,8 +7,7 @@
 //! as read that the agent never saw.
 
 use crate::interface::api::{
-    cap_note, check_id, clamp_window, error_reply, gated_reply, normalize_lines,
-    running_state_line, Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason,
+    error_reply, gated_reply, Counts, Engine, Job, ReadKind, Rejected, Reply, Request, ResetReason,
     ShownLine,
 };
 use crate::source::{read_span, LogSource, SourceError};
@@ -16,6 +15,9 @@ use crate::upstream::condense::condense_oldest_first;
 use crate::upstream::details::Details;
 use crate::upstream::js::{format_bytes, group_thousands, plural, Utf16Prefix};
 use crate::upstream::limits::Limits;
+use crate::upstream::tool::{
+    cap_note, check_id, clamp_window, normalize_lines, running_state_line,
+};
 use crate::upstream::view::View;
 use serde::{Deserialize, Serialize};
 
@@ -125,7 +127,7 @@ impl Engine for ShippedEngine {
         // Order of §9: lines, id required, window, id valid, then the read.
         let lines = normalize_lines(request.lines, &self.limits);
         let window = clamp_window(request.bytes, &self.limits);
-        check_id(job.id)?;
+        check_id(job.id).map_err(Rejected)?;
         let gated = self.running_gate && request.running;
         if gated && !request.peek {
             // Nothing was shown, so the bookmark is left alone (§4.1, recommended).

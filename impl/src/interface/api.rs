@@ -2,7 +2,6 @@
 
 use crate::source::{LogSource, SourceError};
 use crate::upstream::details::Details;
-use crate::upstream::js::{has_control_char, json_quote, utf16_len};
 use crate::upstream::limits::Limits;
 use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
@@ -280,60 +279,6 @@ pub trait Engine {
     ) -> Result<Reply, Rejected>;
 }
 
-/// Upstream's `lines` normalisation: `max(1, floor(lines))`, 40 when absent. NaN stays NaN
-/// (JavaScript's `Math.max(1, NaN)`), +Infinity stays infinite.
-pub(crate) fn normalize_lines(lines: Option<f64>, limits: &Limits) -> f64 {
-    match lines {
-        None => limits.default_lines as f64,
-        Some(n) if n.is_nan() => f64::NAN,
-        Some(n) => n.floor().max(1.0),
-    }
-}
-
-/// The note upstream appends when the log was capped at `cap` bytes (the exit marker's
-/// ` truncated=` label, a JavaScript number: see [`crate::upstream::view::View::truncated_at`]).
-pub(crate) fn cap_note(cap: f64) -> String {
-    format!(
-        "\n\n(log truncated at {} — lines past the cap were never written, so this is not the run's real end)",
-        crate::upstream::js::format_bytes(cap)
-    )
-}
-
-/// Upstream's `clampReadWindow`: the default for anything not a positive finite number, else
-/// `min(floor(bytes), view_max)` (so a value in (0, 1) gives an empty view).
-pub(crate) fn clamp_window(bytes: Option<f64>, limits: &Limits) -> u64 {
-    match bytes {
-        Some(b) if b.is_finite() && b > 0.0 => {
-            let floored = b.floor();
-            if floored >= limits.view_max as f64 {
-                limits.view_max
-            } else {
-                floored as u64
-            }
-        }
-        _ => limits.view_default,
-    }
-}
-
-/// Upstream's id checks, in its order: required, then valid.
-pub(crate) fn check_id(id: &str) -> Result<(), Rejected> {
-    if id.is_empty() {
-        return Err(Rejected("bgtail: id is required".into()));
-    }
-    if utf16_len(id) > 200
-        || id.contains('/')
-        || id.contains('\\')
-        || id.contains("..")
-        || has_control_char(id)
-    {
-        return Err(Rejected(format!(
-            "bgtail: invalid job id {}",
-            json_quote(id)
-        )));
-    }
-    Ok(())
-}
-
 /// The keys every read's `details` starts with, in upstream's order (both engines): `id`,
 /// `linesShown`, `logPath`, `notFound` (false: the log was read), `condensed`.
 pub(crate) fn details_head(job: Job<'_>, lines_shown: u64, condensed: bool) -> Details {
@@ -378,18 +323,6 @@ pub(crate) fn error_reply(job: Job<'_>, error: &SourceError) -> Reply {
     reply
 }
 
-/// The state line of a running job (0.8.0). Upstream pins only the pattern
-/// `⏳ still running — [\d.]+s elapsed, no exit code yet` and two phrases; the sentence that
-/// joins them is **not known** and is our reconstruction.
-pub(crate) fn running_state_line(elapsed_secs: Option<f64>) -> String {
-    let secs = elapsed_secs
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .unwrap_or(0.0);
-    format!(
-        "⏳ still running — {secs:.1}s elapsed, no exit code yet. Launching was the task; the wake is your next input — pass peek: true only if you need the live log now."
-    )
-}
-
 /// The reply to a gated read (0.8.0): the state line and nothing of the log. The `details`
 /// beyond `running: true` are not known; we give the id and path.
 pub(crate) fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
@@ -397,59 +330,10 @@ pub(crate) fn gated_reply(job: Job<'_>, request: &Request) -> Reply {
     details.push_new("id", job.id);
     details.push_new("logPath", job.path);
     details.push_new("running", true);
-    let mut reply = Reply::new(running_state_line(request.elapsed_secs), ReadKind::Gated);
+    let mut reply = Reply::new(
+        crate::upstream::tool::running_state_line(request.elapsed_secs),
+        ReadKind::Gated,
+    );
     reply.details = details;
     reply
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_normalise_like_javascript() {
-        let l = Limits::default();
-        assert_eq!(normalize_lines(None, &l), 40.0);
-        assert_eq!(normalize_lines(Some(0.0), &l), 1.0);
-        assert_eq!(normalize_lines(Some(-5.0), &l), 1.0);
-        assert_eq!(normalize_lines(Some(3.9), &l), 3.0);
-        assert!(normalize_lines(Some(f64::NAN), &l).is_nan());
-        assert_eq!(normalize_lines(Some(f64::INFINITY), &l), f64::INFINITY);
-    }
-
-    #[test]
-    fn window_clamps_like_upstream() {
-        let l = Limits::default();
-        for bad in [
-            None,
-            Some(0.0),
-            Some(-1.0),
-            Some(f64::NAN),
-            Some(f64::INFINITY),
-        ] {
-            assert_eq!(clamp_window(bad, &l), 2_097_152);
-        }
-        assert_eq!(clamp_window(Some(65536.0), &l), 65536);
-        assert_eq!(clamp_window(Some(65536.7), &l), 65536);
-        assert_eq!(clamp_window(Some(1e12), &l), l.view_max);
-        assert_eq!(clamp_window(Some(0.5), &l), 0);
-    }
-
-    #[test]
-    fn ids_are_checked_in_upstreams_order() {
-        assert_eq!(check_id("").unwrap_err().0, "bgtail: id is required");
-        assert_eq!(
-            check_id("a/b").unwrap_err().0,
-            "bgtail: invalid job id \"a/b\""
-        );
-        assert_eq!(
-            check_id("x\u{7}y").unwrap_err().0,
-            "bgtail: invalid job id \"x\\u0007y\""
-        );
-        assert!(check_id("..").is_err());
-        assert!(check_id("a\\b").is_err());
-        assert!(check_id(&"a".repeat(201)).is_err());
-        assert!(check_id(&"a".repeat(200)).is_ok());
-        assert!(check_id("job-1790602752-11625").is_ok());
-    }
 }

@@ -7,4 +7,5 @@ pub mod condense;
 pub mod details;
 pub(crate) mod js;
 pub mod limits;
+pub(crate) mod tool;
 pub mod view;

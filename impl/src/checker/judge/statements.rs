@@ -12,9 +12,10 @@
 use super::text::{Claimed, Stated};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, Verdict};
-use crate::interface::api::{clamp_window, Request};
+use crate::interface::api::Request;
 use crate::upstream::js::format_bytes;
 use crate::upstream::limits::Limits;
+use crate::upstream::tool::clamp_window;
 
 /// Which of its forms a reply's text took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

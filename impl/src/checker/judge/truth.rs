@@ -1,9 +1,10 @@
 //! What the log held when a read was answered, as the contract defines it: the view, its
 //! content lines, the window, and the partial line.
 
-use crate::interface::api::{clamp_window, Request};
+use crate::interface::api::Request;
 use crate::upstream::js::js_trim;
 use crate::upstream::limits::Limits;
+use crate::upstream::tool::clamp_window;
 
 /// How many complete content lines the window of a read holds: the request's `lines` as
 /// upstream reads it — floored, at least 1, the default when absent or not a number; a value

@@ -29,11 +29,11 @@ use scan::{Prior, Scan, Scanner, Want};
 use start::{Opening, Start};
 
 use crate::interface::api::{
-    check_id, clamp_window, error_reply, gated_reply, Engine, Job, Rejected, Reply, Request,
-    ResetReason,
+    error_reply, gated_reply, Engine, Job, Rejected, Reply, Request, ResetReason,
 };
 use crate::source::{read_span, LogSource, LogStat, SourceError};
 use crate::upstream::limits::Limits;
+use crate::upstream::tool::{check_id, clamp_window};
 
 /// The exact engine.
 #[derive(Clone, Debug, Default)]
@@ -95,7 +95,7 @@ impl Engine for ExactEngine {
     ) -> Result<Reply, Rejected> {
         let lines = exact_lines(request.lines, &self.limits);
         let window = clamp_window(request.bytes, &self.limits);
-        check_id(job.id)?;
+        check_id(job.id).map_err(Rejected)?;
         if request.running && !request.peek {
             return Ok(gated_reply(job, request));
         }

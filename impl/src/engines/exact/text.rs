@@ -155,7 +155,7 @@ fn push_status(text: &mut String, n: &Numbers, partial_pending: bool) {
 fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) {
     let view = &scan.view;
     if let Some(cap) = scan.truncated_at {
-        text.push_str(&crate::interface::api::cap_note(cap));
+        text.push_str(&crate::upstream::tool::cap_note(cap));
     }
     if scan.origin > 0 {
         push_fmt(text, format_args!(
