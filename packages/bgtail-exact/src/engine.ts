@@ -3,54 +3,22 @@
 // read shows the window's uncovered lines, newest first within the budget; nothing is ever
 // marked covered that was not shown. The contract: docs/contract.md in the bgtail repository.
 
+import { bookmarkOf, print, putBookmark } from "./bookmark.js";
+import { generationChange } from "./generation.js";
 import { fixed1, hasControlChar } from "./js.js";
 import { defaultLimits, validateLimits, type Limits } from "./limits.js";
-import { LineIndex, type Mark } from "./lineIndex.js";
+import { LineIndex } from "./lineIndex.js";
 import { respond, type Outcome } from "./render.js";
-import { startAfter, type Start } from "./start.js";
 import { Scanner, type Scan } from "./scan.js";
+import { nextIndex, partialPrintOf, settledEndOf, settledPrintOf } from "./settle.js";
 import { FileSource, readSpan, SourceError, type LogSource, type LogStat } from "./source.js";
-import type { Bookmark, BytePrint, ExactState, Job, Reply, Request, ResetReason } from "./types.js";
-import type { Ranges } from "./coverage.js";
-import { View } from "./view.js";
-import { nth } from "./nth.js";
+import { startAfter, type Start } from "./start.js";
+import type { Bookmark, BytePrint, ExactState, Job, Reply, Request } from "./types.js";
 
-/** How many bytes before the settled end a bookmark fingerprints. */
-const SETTLED_PRINT_BYTES = 64;
-/** How many bytes at the end of the partial line the caller saw a bookmark fingerprints. */
-const PARTIAL_PRINT_BYTES = 64;
-const NL = 0x0a;
 
 /** A request the tool refuses before any read (upstream throws these): the message it shows. */
 export class RejectedError extends Error {
   override name = "RejectedError";
-}
-
-/** FNV-1a, 64 bits, as 16 hex digits: kept in two 32-bit halves, and the low half's product
- *  in two 16-bit limbs, so that every step is integer arithmetic (no BigInt, no division). */
-export function fnv1a(bytes: Uint8Array): string {
-  let hi = 0xcbf29ce4;
-  let lo = 0x84222325;
-  for (let i = 0; i < bytes.length; i++) {
-    lo = (lo ^ bytes[i]!) >>> 0; // i < bytes.length: a byte loop, so no call per byte
-    // h × (2^40 + 0x1b3) mod 2^64. The low half times 0x1b3, limb by limb: `low` < 2^25 and
-    // `high` < 2^26, so the carry into the high half is `high >>> 16`. The shift by 40 moves
-    // the low half's bits up by 8 within the high half.
-    const low = (lo & 0xffff) * 0x1b3;
-    const high = (lo >>> 16) * 0x1b3 + (low >>> 16);
-    hi = (Math.imul(hi, 0x1b3) + (high >>> 16) + (lo << 8)) >>> 0;
-    lo = (((high & 0xffff) << 16) | (low & 0xffff)) >>> 0;
-  }
-  return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
-}
-
-function print(offset: number, bytes: Uint8Array): BytePrint {
-  return { offset, len: bytes.length, hash: fnv1a(bytes) };
-}
-
-/** Whether `bytes`, read at `p.offset`, start with the fingerprinted ones. */
-function printMatches(p: BytePrint, bytes: Uint8Array): boolean {
-  return bytes.length >= p.len && fnv1a(bytes.subarray(0, p.len)) === p.hash;
 }
 
 /** `lines` by the contract's rule: the default when absent or NaN, at least 1, `Infinity`
@@ -74,11 +42,6 @@ export function checkId(id: string): void {
   if (id.length > 200 || id.includes("/") || id.includes("\\") || id.includes("..") || hasControlChar(id)) {
     throw new RejectedError(`bgtail: invalid job id ${JSON.stringify(id)}`);
   }
-}
-
-/** An empty state: no bookmarks. */
-export function emptyState(): ExactState {
-  return { bookmarks: [] };
 }
 
 /** The exact engine. It keeps no state of its own: every read takes the state and changes it. */
@@ -179,18 +142,9 @@ export class ExactEngine {
     outcome: Outcome,
     counter: { bytesRead: number },
   ): Bookmark {
-    // An unterminated last segment may still grow into a new line while the job runs; it
-    // starts where it really starts, even when the buffer cut it.
-    const tail = unterminatedTailStart(scan.view);
-    let settledEnd = stat.size;
-    if (tail !== undefined && scan.stillWriting) {
-      settledEnd = tail > scan.view.origin ? tail : partialLineStart(log, start, tail, counter);
-    }
+    const settledEnd = settledEndOf(log, stat, scan, start, counter);
     const settledPrint = settledPrintOf(log, scan, settledEnd, counter);
-    const seen = outcome.partialSeen;
-    // The last PARTIAL_PRINT_BYTES of the partial line the caller saw (all of a short one).
-    const partialPrint =
-      seen === undefined ? undefined : printOf(log, scan, Math.max(seen[0], seen[1] - PARTIAL_PRINT_BYTES), seen[1], counter);
+    const partialPrint = partialPrintOf(log, scan, outcome.partialSeen, counter);
     const index = nextIndex(this.limits, scan, outcome.coverage, settledEnd);
     return {
       path: job.path,
@@ -206,181 +160,6 @@ export class ExactEngine {
       index: { marks: index.marks },
     };
   }
-}
-
-function bookmarkOf(state: ExactState, id: string): Bookmark | undefined {
-  return state.bookmarks.find(([k]) => k === id)?.[1];
-}
-
-/** Puts the bookmark last (most recently read), forgetting the oldest past `capacity`. */
-function putBookmark(state: ExactState, id: string, bookmark: Bookmark, capacity: number): void {
-  const i = state.bookmarks.findIndex(([k]) => k === id);
-  if (i !== -1) state.bookmarks.splice(i, 1);
-  state.bookmarks.push([id, bookmark]);
-  const excess = state.bookmarks.length - capacity;
-  if (excess > 0) state.bookmarks.splice(0, excess);
-}
-
-/** Whether the log is another generation than the bookmark's, and why. */
-function generationChange(
-  prev: Bookmark,
-  path: string,
-  stat: LogStat,
-  head: Uint8Array,
-  headPrint: BytePrint,
-  log: LogSource,
-  counter: { bytesRead: number },
-): ResetReason | undefined {
-  if (prev.path !== path) return "path_changed";
-  const [a, b] = [prev.identity, stat.identity];
-  if (a && b && (a.device !== b.device || a.inode !== b.inode)) return "file_replaced";
-  if (stat.size < prev.size) return "shrank";
-  // Fewer head bytes than the bookmark hashed (the log shrank while it was read) cannot prove
-  // the same log, so they count as a rewrite: coverage starts over, which can only repeat.
-  // The head this read fingerprinted is most often as long as the bookmark's: its hash is
-  // then the one to compare, and the bytes are not hashed twice.
-  const sameHead = prev.head.len === headPrint.len ? prev.head.hash === headPrint.hash : printMatches(prev.head, head);
-  if (!sameHead) return "rewritten";
-  const p = prev.settled_print;
-  if (p && !printMatches(p, readSpan(log, p.offset, p.len, counter))) return "regrown_past_cut";
-  // Last: the partial line a reply showed, rewritten in place behind an unchanged head.
-  const q = prev.partial_print;
-  if (q && !printMatches(q, readSpan(log, q.offset, q.len, counter))) return "partial_rewritten";
-  return undefined;
-}
-
-/** The file offset where the log's unterminated last segment starts, if it has one. */
-function unterminatedTailStart(view: View): number | undefined {
-  const buf = view.buf;
-  if (buf.length === 0 || buf[buf.length - 1] === NL) return undefined;
-  return view.origin + buf.lastIndexOf(NL) + 1;
-}
-
-/** The fingerprint of the bytes before the settled end, from the tail when it holds them. */
-function settledPrintOf(log: LogSource, scan: Scan, settledEnd: number, counter: { bytesRead: number }): BytePrint | undefined {
-  const view = scan.view;
-  if (settledEnd > view.origin + view.buf.length) return undefined;
-  return printOf(log, scan, Math.max(0, settledEnd - SETTLED_PRINT_BYTES), settledEnd, counter);
-}
-
-/** The fingerprint of the bytes `[from, to)`: from the view when it holds them, else read;
- *  undefined when the log ends first (it shrank while it was read: the next read sees it). */
-function printOf(log: LogSource, scan: Scan, from: number, to: number, counter: { bytesRead: number }): BytePrint | undefined {
-  const view = scan.view;
-  if (from >= view.origin && to <= view.origin + view.buf.length) {
-    return print(from, view.buf.subarray(from - view.origin, to - view.origin));
-  }
-  try {
-    const bytes = readSpan(log, from, to - from, counter);
-    return bytes.length === to - from ? print(from, bytes) : undefined;
-  } catch (e) {
-    if (e instanceof SourceError) return undefined;
-    throw e;
-  }
-}
-
-/** Where the partial line holding byte `tail − 1` starts, when the view cut it: searched back
- *  no further than the last read's settled end, and over none of the last read's unterminated
- *  segment, so a progress line longer than the view costs each poll what was appended. */
-function partialLineStart(log: LogSource, start: Start, tail: number, counter: { bytesRead: number }): number {
-  const { settledBefore: settled, sizeBefore: size } = start;
-  if (settled !== undefined && size !== undefined && settled <= tail) {
-    const searchedFrom = Math.min(Math.max(size, settled), tail);
-    const at = lineStartBefore(log, tail, searchedFrom, counter);
-    return at === searchedFrom ? settled : at;
-  }
-  return lineStartBefore(log, tail, 0, counter);
-}
-
-/** Where the line holding byte `start − 1` begins, searched back in 64 KiB pieces no further
- *  than `floor`; an unreadable piece ends the search where it stands. */
-function lineStartBefore(log: LogSource, start: number, floor: number, counter: { bytesRead: number }): number {
-  const PIECE = 64 * 1024;
-  let end = start;
-  while (end > floor) {
-    const from = Math.max(end - Math.min(end, PIECE), floor);
-    let piece: Uint8Array;
-    try {
-      piece = readSpan(log, from, end - from, counter);
-    } catch (e) {
-      if (e instanceof SourceError) return end;
-      throw e;
-    }
-    const i = piece.lastIndexOf(NL);
-    if (i !== -1) return from + i + 1;
-    if (piece.length !== end - from) return end;
-    end = from;
-  }
-  return floor;
-}
-
-/** The index the next read starts from: what this read counted, plus marks in the tail at every
- *  coverage boundary, at the settled end and about every `markSpacing` bytes, thinned. */
-function nextIndex(limits: Limits, scan: Scan, coverage: Ranges, settledEnd: number): LineIndex {
-  const base = scan.tailMark;
-  if (base === undefined) return new LineIndex();
-  const view = scan.view;
-  const bufEnd = view.origin + view.buf.length;
-  // The log shrank while it was read: nothing to number; the next read starts over.
-  if (settledEnd > bufEnd) return new LineIndex();
-  const isLineStart = (x: number) =>
-    x === base.offset || (x > view.origin && x <= bufEnd && view.buf[x - view.origin - 1] === NL);
-  const pinned: number[] = [];
-  for (const [s, e] of coverage) pinned.push(s, e);
-  if (isLineStart(settledEnd)) pinned.push(settledEnd);
-  const wanted = pinned.filter((x) => x >= base.offset && x <= settledEnd && isLineStart(x));
-  let lastSpaced = base.offset;
-  for (const l of view.lines) {
-    const at = view.offset(l);
-    if (at >= settledEnd) break;
-    if (at >= base.offset && at - lastSpaced >= limits.markSpacing) {
-      wanted.push(at);
-      lastSpaced = at;
-    }
-  }
-  const sortedUnique = (xs: number[]) => [...new Set(xs)].sort((a, b) => a - b);
-  const index = scan.index;
-  index.insert(base);
-  let { lines, newlines, offset: at } = base;
-  let nextLine = partitionLines(view, base.offset);
-  // Newlines between two offsets come from the scan's counts when both lie past where it
-  // started; before that (a line bound cut the buffer) they are counted.
-  const counts = base.offset - view.origin >= view.scanStart;
-  let before = counts ? view.newlinesBefore(base.offset - view.origin, nextLine) : 0;
-  for (const x of sortedUnique(wanted)) {
-    while (nextLine < view.lines.length && view.offset(nth(view.lines, nextLine)) < x) {
-      lines++;
-      nextLine++;
-    }
-    if (counts) {
-      const upTo = view.newlinesBefore(x - view.origin, nextLine);
-      newlines += upTo - before;
-      before = upTo;
-    } else newlines += countNewlines(view.buf, at - view.origin, x - view.origin);
-    at = x;
-    index.insert({ offset: x, lines, newlines } satisfies Mark);
-  }
-  if (index.poisoned) return new LineIndex();
-  index.thin(Math.max(0, view.size - limits.viewMax), limits.markSpacing, sortedUnique(pinned));
-  return index;
-}
-
-/** How many of the view's lines start before `offset`. */
-function partitionLines(view: View, offset: number): number {
-  let lo = 0;
-  let hi = view.lines.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (view.offset(nth(view.lines, mid)) < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function countNewlines(buf: Uint8Array, from: number, to: number): number {
-  let n = 0;
-  for (let i = buf.indexOf(NL, from); i !== -1 && i < to; i = buf.indexOf(NL, i + 1)) n++;
-  return n;
 }
 
 /** Upstream's error reply for a log that cannot be read. */

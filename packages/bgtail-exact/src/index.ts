@@ -3,7 +3,8 @@
 // The public API is this file's exports; the modules' other exports (the fingerprint hash, the
 // request's clamps, the span reader) are the engine's internals and may change in any release.
 
-export { ExactEngine, RejectedError, emptyState, checkId } from "./engine.js";
+export { ExactEngine, RejectedError, checkId } from "./engine.js";
+export { emptyState } from "./bookmark.js";
 export { defaultLimits, modelLimits, validateLimits, LimitsError } from "./limits.js";
 export type { Limits } from "./limits.js";
 export { FileSource, MemorySource, UnavailableSource, SourceError } from "./source.js";

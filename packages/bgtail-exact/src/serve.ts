@@ -3,7 +3,8 @@
 // bgtail's harness, judge and model checker drive this package as they drive the Rust engine.
 
 import * as readline from "node:readline";
-import { ExactEngine, RejectedError, emptyState } from "./engine.js";
+import { emptyState } from "./bookmark.js";
+import { ExactEngine, RejectedError } from "./engine.js";
 import type { Limits } from "./limits.js";
 import { parseState, snapshotState, StateError } from "./state.js";
 import type { ExactState, Request } from "./types.js";

@@ -9,7 +9,8 @@ import {
   ExactEngine, FileSource, MemorySource, emptyState, parseState, snapshotState, StateError,
   RejectedError, LimitsError, defaultLimits,
 } from "../dist/index.js";
-import { exactLines, fnv1a } from "../dist/engine.js";
+import { exactLines } from "../dist/engine.js";
+import { fnv1a } from "../dist/bookmark.js";
 import { fixed1 } from "../dist/js.js";
 import { Server } from "../dist/serve.js";
 
