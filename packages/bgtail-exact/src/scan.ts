@@ -16,12 +16,11 @@
 import type { Ranges } from "./coverage.js";
 import type { Limits } from "./limits.js";
 import { countLines, LineIndex, type Mark } from "./lineIndex.js";
-import { readSpan, SourceError, type LogSource } from "./source.js";
-import { capOf, isContent, lineTextEnd, View } from "./view.js";
+import { concat, Counter, MAX_PIECE } from "./count.js";
+import { readSpan, type LogSource } from "./source.js";
+import { capOf, View } from "./view.js";
 import { nth } from "./nth.js";
 
-/** The largest piece read at once, so that counting a large view keeps little in memory. */
-const MAX_PIECE = 1 << 20;
 const NL = 0x0a;
 
 /** The view above the tail, as line numbers. */
@@ -93,8 +92,6 @@ export interface Prior {
  *  lines (its `newlines` are the `\n` bytes from `start` to the end). */
 type Tail = { whole: true; buf: Uint8Array } | { whole: false; start: number; view: View; newlines: number };
 
-type Stop = "view_start" | "line_bound" | "enough";
-
 interface Part {
   origin: number;
   readFrom: number;
@@ -103,24 +100,17 @@ interface Part {
   whole: boolean;
 }
 
-function changedWhileRead(): SourceError {
-  return new SourceError("unreadable", "the log changed while it was read");
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (b.length === 0) return a;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
 export class Scanner {
   constructor(
     private readonly log: LogSource,
     private readonly limits: Limits,
     private readonly counter: { bytesRead: number },
-  ) {}
+  ) {
+    this.count = new Counter(log, limits, counter);
+  }
+
+  /** The counting this scanner asks for, its reads counted into the same total. */
+  private readonly count: Counter;
 
   private span(offset: number, len: number): Uint8Array {
     return readSpan(this.log, offset, len, this.counter);
@@ -207,7 +197,7 @@ export class Scanner {
     if (mark === undefined) {
       const floor = index.floor(start);
       if (floor !== undefined) {
-        mark = this.countForward(floor, start);
+        mark = this.count.countForward(floor, start);
       } else {
         index = new LineIndex();
         mark = { offset: start, lines: 0, newlines: 0 };
@@ -223,7 +213,7 @@ export class Scanner {
     const { origin, readFrom, tail, tailNewlines, whole } = part;
     const newlinesAfter = (m: Mark) => tail.newlines + tailNewlines - m.newlines;
     const floor = origin === 0 ? index.get(0) : index.floor(readFrom);
-    const forward = floor === undefined ? undefined : this.firstLineForward(floor, origin);
+    const forward = floor === undefined ? undefined : this.count.firstLineForward(floor, origin);
     const max = this.limits.scanLinesMax;
     // How far down the view must be counted: all of it when asked, else down to the oldest
     // coverage in the view, so that every covered line has a number.
@@ -240,7 +230,7 @@ export class Scanner {
     // lowest mark inside the view the bound has not cut off yet (the tail's own at worst).
     const from = index.marks.find((m) => m.offset >= origin && newlinesAfter(m) < max) ?? tail;
     if (needed !== undefined && from.offset <= needed) return [from, false, false];
-    const [first, stop, marks] = this.countBack(from, readFrom, origin, newlinesAfter(from), needed ?? 0);
+    const [first, stop, marks] = this.count.countBack(from, readFrom, origin, newlinesAfter(from), needed ?? 0);
     for (const m of marks) index.insert(m);
     if (stop === "view_start") return [first, false, true];
     if (stop === "line_bound") return [first, true, true];
@@ -253,7 +243,7 @@ export class Scanner {
     for (const [s, e] of prior.coverage) {
       for (const x of [s, e]) {
         if (x > first.offset && x < tailStart && index.get(x) === undefined) {
-          index.insert(this.countForward(index.floor(x)!, x));
+          index.insert(this.count.countForward(index.floor(x)!, x));
         }
       }
     }
@@ -296,107 +286,8 @@ export class Scanner {
       }
     }
   }
-
-  /** Numbers the last line start at or before `to`, reading forward from the mark `from`. */
-  private countForward(from: Mark, to: number): Mark {
-    let mark = from;
-    let pending: Uint8Array = new Uint8Array(0);
-    let pos = from.offset;
-    let chunk = this.limits.tailChunk;
-    while (pos < to) {
-      const len = Math.min(chunk, to - pos);
-      const piece = this.span(pos, len);
-      if (piece.length !== len) throw changedWhileRead();
-      pos += len;
-      pending = concat(pending, piece);
-      const lastNl = pending.lastIndexOf(NL);
-      if (lastNl !== -1) {
-        mark = advance(mark, pending, lastNl + 1);
-        pending = pending.slice(lastNl + 1);
-      }
-      chunk = Math.min(chunk * 2, MAX_PIECE);
-    }
-    return mark;
-  }
-
-  /** Numbers the view's first line start by reading forward from the mark `from` at or
-   *  before the byte in front of the view. */
-  private firstLineForward(from: Mark, origin: number): Mark {
-    if (origin === from.offset) return from;
-    let buf = this.span(from.offset, origin - from.offset);
-    if (buf.length !== origin - from.offset) throw changedWhileRead();
-    // The line that straddles the view's start ends at the first `\n` at or after `origin − 1`.
-    let searchFrom = buf.length - 1;
-    let step = 256;
-    for (;;) {
-      const i = buf.indexOf(NL, searchFrom);
-      if (i !== -1) return advance(from, buf, i + 1);
-      searchFrom = buf.length;
-      const more = this.span(from.offset + buf.length, step);
-      step = Math.min(step * 2, MAX_PIECE);
-      if (more.length === 0) throw changedWhileRead();
-      buf = concat(buf, more);
-    }
-  }
-
-  /** Counts backwards from the line start `from` to the view's first line, keeping only the
-   *  line being classified, marking a line start every `markSpacing` bytes; stops where
-   *  upstream's line bound cuts, or at `downTo`. */
-  private countBack(from: Mark, readFrom: number, origin: number, newlinesAfter: number, downTo: number): [Mark, Stop, Mark[]] {
-    const max = this.limits.scanLinesMax;
-    const spacing = this.limits.markSpacing;
-    let cur = from;
-    let seen = newlinesAfter;
-    const marks: Mark[] = [];
-    let lastMarked = from.offset;
-    // `buf` holds the bytes `[lo, cur.offset)`.
-    let lo = cur.offset;
-    let buf: Uint8Array = new Uint8Array(0);
-    let chunk = this.limits.tailChunk;
-    for (;;) {
-      if (cur.offset === 0 || (origin > 0 && cur.offset === origin)) return [cur, "view_start", marks];
-      if (cur.offset <= downTo) return [cur, "enough", marks];
-      seen++;
-      if (seen >= max && cur.offset - 1 > origin) return [cur, "line_bound", marks];
-      const nlAt = cur.offset - 1;
-      let searchEnd = nlAt;
-      let prevNl: number | undefined;
-      for (;;) {
-        if (searchEnd > lo) {
-          const i = searchEnd - lo === 0 ? -1 : buf.lastIndexOf(NL, searchEnd - lo - 1);
-          if (i !== -1) {
-            prevNl = lo + i;
-            break;
-          }
-          searchEnd = lo;
-        }
-        if (lo === readFrom) break;
-        const newLo = Math.max(lo - Math.min(lo, chunk), readFrom);
-        const piece = this.span(newLo, lo - newLo);
-        if (piece.length !== lo - newLo) throw changedWhileRead();
-        buf = concat(piece, buf);
-        lo = newLo;
-        chunk = Math.min(chunk * 2, MAX_PIECE);
-      }
-      let start: number;
-      if (prevNl !== undefined && prevNl >= readFrom) start = prevNl + 1;
-      else if (origin > 0) return [cur, "view_start", marks];
-      else start = 0;
-      const content = isContent(buf, start - lo, lineTextEnd(buf, start - lo, nlAt - lo));
-      cur = { offset: start, lines: cur.lines - (content ? 1 : 0), newlines: cur.newlines - 1 };
-      if (lastMarked - start >= spacing) {
-        marks.push(cur);
-        lastMarked = start;
-      }
-      buf = buf.subarray(0, start - lo);
-    }
-  }
 }
 
-function advance(from: Mark, bytes: Uint8Array, len: number): Mark {
-  const [content, newlines] = countLines(bytes, 0, len);
-  return { offset: from.offset + len, lines: from.lines + content, newlines: from.newlines + newlines };
-}
 
 /** The lowest start of a coverage range that reaches into the view (past `origin`). */
 function lowestCoverageInView(prior: Prior | undefined, origin: number): number | undefined {
