@@ -235,7 +235,7 @@ impl ProcessEngine {
             serde_json::from_str(&line).map_err(|e| HarnessError::Malformed {
                 request: name.clone(),
                 line: line.clone(),
-                why: e.to_string(),
+                why: bgtail::protocol::with_nearest_key(&e.to_string()),
             })?;
         if Some(reply.in_reply_to()) == self.last_id {
             return Err(HarnessError::SecondReply {

@@ -107,7 +107,7 @@ pub struct ReadRequest {
 
 /// A reply from the engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[non_exhaustive]
 pub enum FromEngine {
     /// The engine's name, what it can do, and its limits.
@@ -174,6 +174,7 @@ impl FromEngine {
 
 /// A read's result: what pi would put in front of the agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ReadReply {
     /// The `msg_id` of the read this answers.
     pub in_reply_to: u64,
@@ -224,6 +225,7 @@ pub enum ErrorCode {
 
 /// Who the engine is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EngineInfo {
     /// The engine's name (`pi-bgrun`, `bgtail-exact`, …).
     pub name: String,
@@ -233,6 +235,7 @@ pub struct EngineInfo {
 
 /// What an engine can do beyond plain condensed reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Capabilities {
     /// `raw: true` reads.
@@ -289,6 +292,7 @@ impl Capabilities {
 /// out is one the reader does not have; the judge then holds it to upstream's where the
 /// contract needs one (the budget), and the checker makes lines as long as upstream's cap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct DeclaredLimits {
     /// The condensed body's budget (upstream: 8,000).
@@ -341,6 +345,46 @@ impl From<&crate::Limits> for DeclaredLimits {
     }
 }
 
+/// `why` (serde's message for a message that does not parse), with the known key nearest to an
+/// unknown one when it names one: `unknown field `text_fromat`, expected one of …` gains
+/// `; did you mean `text_format`?`, so that a misspelled optional key is told, not dropped.
+pub fn with_nearest_key(why: &str) -> String {
+    let Some(rest) = why.strip_prefix("unknown field `") else {
+        return why.to_string();
+    };
+    let Some((unknown, expected)) = rest.split_once('`') else {
+        return why.to_string();
+    };
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    let nearest = known
+        .iter()
+        .map(|k| (edit_distance(unknown, k), *k))
+        .min()
+        .filter(|&(d, k)| d <= k.len().max(unknown.len()) / 2);
+    match nearest {
+        Some((_, k)) => format!("{why}; did you mean `{k}`?"),
+        None => why.to_string(),
+    }
+}
+
+/// Levenshtein distance between `a` and `b`, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,5 +416,29 @@ mod tests {
         );
         let bad = serde_json::from_value::<ToEngine>(json!({"type":"read","msg_id":1}));
         assert!(bad.unwrap_err().to_string().contains("missing field"));
+    }
+
+    #[test]
+    fn an_unknown_key_in_init_ok_is_an_error_naming_the_nearest_known_one() {
+        let line = r#"{"type":"init_ok","in_reply_to":1,"version":1,"engine":{"name":"e","version":"1"},"capabilities":{"no_windw":true},"text_fromat":"plain"}"#;
+        let why = serde_json::from_str::<FromEngine>(line)
+            .unwrap_err()
+            .to_string();
+        let told = with_nearest_key(&why);
+        assert!(told.starts_with("unknown field `"), "{told}");
+        assert!(
+            told.contains("did you mean `no_window`?")
+                || told.contains("did you mean `text_format`?"),
+            "{told}"
+        );
+        let why = serde_json::from_str::<Capabilities>(r#"{"no_windw":true}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            with_nearest_key(&why).contains("did you mean `no_window`?"),
+            "{why}"
+        );
+        assert_eq!(with_nearest_key("EOF while parsing"), "EOF while parsing");
+        assert_eq!(edit_distance("text_fromat", "text_format"), 2);
     }
 }
