@@ -114,6 +114,8 @@ fn history_in(rel: &str, text: &str) -> Vec<String> {
         .map(|(p, what)| (Regex::new(p).unwrap(), *what))
         .collect();
     let token = Regex::new(r"[0-9A-Za-z_.]+").unwrap();
+    // A comment line's marker, left out when a line is read on from the one before it.
+    let marker = Regex::new(r"^\s*(//[/!]?|#|\*|>|--)?\s*").unwrap();
     let mut found = Vec::new();
     let mut commit_table = false;
     let next_lines: Vec<&str> = text.lines().collect();
@@ -134,6 +136,7 @@ fn history_in(rel: &str, text: &str) -> Vec<String> {
         }
         found.extend(split_across_the_break(
             &patterns[..3],
+            &marker,
             line,
             next_lines.get(i + 1),
             &at,
@@ -155,12 +158,12 @@ fn history_in(rel: &str, text: &str) -> Vec<String> {
 /// that a comment block is read as the sentence it is.
 fn split_across_the_break(
     patterns: &[(Regex, &str)],
+    marker: &Regex,
     line: &str,
     next: Option<&&str>,
     at: &str,
 ) -> Vec<String> {
     let Some(next) = next else { return Vec::new() };
-    let marker = Regex::new(r"^\s*(//[/!]?|#|\*|>|--)?\s*").unwrap();
     let rest = &next[marker.find(next).map_or(0, |m| m.end())..];
     let joined = format!("{} {rest}", line.trim_end());
     let edge = line.trim_end().len();
