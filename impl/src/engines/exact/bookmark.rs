@@ -8,7 +8,8 @@ use crate::source::{read_span, LogIdentity, LogSource, SourceError};
 use serde::{Deserialize, Serialize};
 
 /// A fingerprint of `len` bytes at `offset`: the log's head (to notice a log rewritten in
-/// place) and the bytes before the settled end (a log cut and regrown).
+/// place), the bytes before the settled end (a log cut and regrown), and the end of the
+/// partial line the caller saw (a progress line redrawn in place).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BytePrint {
     /// 0 for the head (state files from before the settled fingerprint have no offset).
