@@ -117,6 +117,29 @@ fn every_message() -> Vec<Value> {
             capabilities: Capabilities::all(),
             limits: Some(DeclaredLimits::from(&bgtail::Limits::default())),
             text_format: Some("bgtail-exact-1".into()),
+            plain: None,
+        },
+        FromEngine::InitOk {
+            in_reply_to: 0,
+            version: 1,
+            engine: EngineInfo {
+                name: "tail.py".into(),
+                version: "1".into(),
+            },
+            capabilities: Capabilities::default(),
+            limits: None,
+            text_format: Some("plain-1".into()),
+            plain: Some(
+                serde_json::from_value(json!({
+                    "header": {"pattern": "last \\d+ of (?P<total>\\d+) lines"},
+                    "notes": "\\(.*\\)",
+                    "cr": "strip",
+                    "ansi": "keep",
+                    "blank": "hide",
+                    "long_lines": {"at": 2000, "marker": " \\.\\.\\. \\d+ more"}
+                }))
+                .expect("a plain declaration"),
+            ),
         },
         FromEngine::ReadOk(ReadReply {
             in_reply_to: 2,

@@ -53,11 +53,24 @@ impl fmt::Display for HarnessError {
             HarnessError::Exited { request, status } => {
                 write!(f, "the engine exited ({status}) before answering {request}")
             }
-            HarnessError::Timeout { request, after } => write!(
-                f,
-                "the engine did not answer {request} within {:.1} s (killed)",
-                after.as_secs_f64()
-            ),
+            HarnessError::Timeout { request, after } => {
+                write!(
+                    f,
+                    "the engine did not answer {request} within {:.1} s (killed)",
+                    after.as_secs_f64()
+                )?;
+                // The handshake is the first reply: an engine that never flushes its stdout
+                // (Python's and C's stdio buffer a pipe) times out exactly there.
+                if request.starts_with("init ") {
+                    write!(
+                        f,
+                        "; an engine must flush its stdout after every reply (Python: \
+                         `print(..., flush=True)` or `sys.stdout.flush()`), or its answers \
+                         stay in its buffer"
+                    )?;
+                }
+                Ok(())
+            }
             HarnessError::Malformed { request, line, why } => write!(
                 f,
                 "the engine's answer to {request} is not a {PROTOCOL} reply ({why}): {:?}",
@@ -82,6 +95,24 @@ impl fmt::Display for HarnessError {
 
 impl std::error::Error for HarnessError {}
 
+/// A `plain-1` reader's declaration, compiled; the error names the field that is wrong. A
+/// declaration is only for that format, which needs none (every line printed as it is).
+fn plain_of(
+    format: bgtail::condense::TextFormat,
+    declared: Option<bgtail::plain::PlainBody>,
+) -> Result<Option<bgtail::plain::Plain>, String> {
+    match (format, declared) {
+        (bgtail::condense::TextFormat::Plain, d) => {
+            bgtail::plain::Plain::new(d.unwrap_or_default()).map(Some)
+        }
+        (_, None) => Ok(None),
+        (other, Some(_)) => Err(format!(
+            "`plain` declares a plain reader's lines, but text_format is {:?}; declare \"text_format\":\"plain-1\" with it",
+            other.name()
+        )),
+    }
+}
+
 /// An engine in a child process, past its handshake.
 pub struct ProcessEngine {
     child: Child,
@@ -99,6 +130,8 @@ pub struct ProcessEngine {
     pub limits: Option<DeclaredLimits>,
     /// The markers its text uses, from `init_ok`'s `text_format`.
     pub text_format: bgtail::condense::TextFormat,
+    /// A `plain-1` reader's declaration, compiled (`None` for every other format).
+    pub plain: Option<bgtail::plain::Plain>,
 }
 
 impl ProcessEngine {
@@ -145,6 +178,7 @@ impl ProcessEngine {
             capabilities: Capabilities::default(),
             limits: None,
             text_format: bgtail::condense::TextFormat::Upstream,
+            plain: None,
         };
         engine.handshake()?;
         Ok(engine)
@@ -164,6 +198,7 @@ impl ProcessEngine {
                 capabilities,
                 limits,
                 text_format,
+                plain,
                 ..
             } if version == VERSION => {
                 let format = text_format.as_deref().unwrap_or("pi-bgrun-0.7");
@@ -178,6 +213,8 @@ impl ProcessEngine {
                             ),
                         }
                     })?;
+                self.plain = plain_of(self.text_format, plain)
+                    .map_err(|why| HarnessError::Handshake { why })?;
                 self.info = engine;
                 self.capabilities = capabilities;
                 self.limits = limits;

@@ -80,6 +80,7 @@ pub struct OutsideEngine {
     name: &'static str,
     limits: Limits,
     text_format: bgtail::condense::TextFormat,
+    plain: Option<bgtail::plain::Plain>,
     pub rebuild: Rebuild,
     pub capabilities: bgtail::protocol::Capabilities,
 }
@@ -108,6 +109,7 @@ impl OutsideEngine {
             d.apply_to(&mut limits);
         }
         let text_format = engine.text_format;
+        let plain = engine.plain.clone();
         let name: &'static str = Box::leak(format!("cmd:{}", engine.info.name).into_boxed_str());
         let dir = tempfile::tempdir().context("a temporary folder")?;
         let log = crate::replay_eut::log_file(dir.path(), job_id);
@@ -122,6 +124,7 @@ impl OutsideEngine {
             name,
             limits,
             text_format,
+            plain,
             rebuild,
             capabilities: caps,
         })
@@ -308,6 +311,10 @@ impl Engine for OutsideEngine {
 
     fn text_format(&self) -> bgtail::condense::TextFormat {
         self.text_format
+    }
+
+    fn plain(&self) -> Option<&bgtail::plain::Plain> {
+        self.plain.as_ref()
     }
 
     fn reports_shown(&self) -> bool {

@@ -16,3 +16,4 @@ mod pi_bgrun_exact;
 mod readers;
 mod reliability;
 mod upstream_oracle;
+mod your_reader;

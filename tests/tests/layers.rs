@@ -95,6 +95,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("source", &[]),
     // The engine interface.
     ("interface::api", UNDER_INTERFACE),
+    ("interface::plain", &["upstream::condense"]),
     ("interface::tail", &["interface::api", "source"]),
     // The engines never import the checker or the formats.
     ("engines::exact", UNDER_ENGINES),
@@ -108,12 +109,14 @@ const LAYERS: &[(&str, &[&str])] = &[
             "upstream::condense",
             "upstream::tool",
             "interface::api",
+            "interface::plain",
         ],
     ),
 ];
 
 /// What the engine interface may import: upstream's semantics and the sources.
 const UNDER_INTERFACE: &[&str] = &[
+    "interface::plain",
     "upstream::js",
     "upstream::limits",
     "upstream::details",

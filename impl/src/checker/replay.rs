@@ -263,6 +263,9 @@ pub fn rules_of<E: Engine>(engine: &E) -> crate::checker::judge::Rules {
     let mut rules =
         crate::checker::judge::Rules::new(engine.text_format(), engine.limits().clone());
     rules.line_window = engine.line_window();
+    if let Some(plain) = engine.plain() {
+        rules.plain = plain.clone();
+    }
     rules
 }
 

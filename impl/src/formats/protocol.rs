@@ -127,6 +127,10 @@ pub enum FromEngine {
         /// pi-bgrun's.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         text_format: Option<String>,
+        /// How a `plain-1` reader prints the log's lines and which of its lines are not the
+        /// log's ([`crate::plain::PlainBody`]); only with that format.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plain: Option<crate::interface::plain::PlainBody>,
     },
     /// The tool result as the agent would see it.
     ReadOk(ReadReply),

@@ -263,6 +263,12 @@ pub trait Engine {
         true
     }
 
+    /// A plain reader's declared treatment of its lines (`plain-1`); `None` for every other
+    /// format.
+    fn plain(&self) -> Option<&crate::interface::plain::Plain> {
+        None
+    }
+
     /// Whether the engine shows a window of the last `lines` lines (both in-crate engines do;
     /// a reader that returns everything new has none, and owes every line of its view).
     fn line_window(&self) -> bool {

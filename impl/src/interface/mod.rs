@@ -4,4 +4,5 @@
 //! else (docs/architecture.md).
 
 pub mod api;
+pub mod plain;
 pub(crate) mod tail;

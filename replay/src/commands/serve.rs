@@ -137,6 +137,7 @@ fn answer<E: Engine>(
             },
             limits: Some(DeclaredLimits::from(engine.limits())),
             text_format: Some(bgtail::replay::rules_of(engine).text_format.name().into()),
+            plain: None,
         },
         ToEngine::Read(read) => answer_read(engine, state, &read),
         ToEngine::Reset { msg_id } => {

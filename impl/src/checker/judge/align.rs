@@ -11,11 +11,13 @@
 use super::literal::rsplit_once;
 use super::text::{Condensing, Marker};
 use super::truth::Truth;
-use super::{Anomaly, AnomalyKind, LineRef};
+use super::{Anomaly, AnomalyKind, LineRef, Rules};
+use crate::interface::plain::{BlankLines, Plain};
 use crate::upstream::condense::build_emissions;
 use crate::upstream::condense::TextFormat;
 use crate::upstream::js::{js_trim, truncate_utf16, utf16_len};
 use crate::upstream::limits::Limits;
+use std::borrow::Cow;
 
 /// The lines a body carries.
 #[derive(Debug, Default)]
@@ -84,7 +86,13 @@ impl<'a> Printed<'a> {
             })
     }
 
-    fn new(truth: &'a Truth, text_format: TextFormat, limits: &Limits, raw: bool) -> Self {
+    fn new(
+        truth: &'a Truth,
+        text_format: TextFormat,
+        plain: &Plain,
+        limits: &Limits,
+        raw: bool,
+    ) -> Self {
         let (mut printed, mut clean, mut run) = (Vec::new(), Vec::new(), Vec::new());
         let (mut capped, mut escapes) = (Vec::new(), Vec::new());
         for (k, text) in truth.texts.iter().enumerate() {
@@ -93,7 +101,11 @@ impl<'a> Printed<'a> {
             let p = if raw {
                 capped.push(false);
                 escapes.push(0);
-                text.clone()
+                if text_format == TextFormat::Plain {
+                    plain.print(text)
+                } else {
+                    text.clone()
+                }
             } else {
                 let e = build_emissions(&[text], limits, text_format).list.remove(0);
                 capped.push(e.line_capped);
@@ -251,15 +263,42 @@ fn check_gap(
 /// The body lines that stand for content lines, as the window's lines print them. A reader
 /// that does not condense prints every line of its log as it is: a blank or wrapper line,
 /// which is no content line, stands for none, and the `\r` a line ends with is the contract's
-/// line end, not its text.
-fn content_body<'b>(body: &[&'b str], text_format: TextFormat) -> Vec<&'b str> {
+/// line end, not its text. A plain reader's declaration says the rest: a blank line from a
+/// reader that hides them is untrue, and a cut line is compared as [`Plain::body_line`] gives it.
+fn content_body<'b>(
+    body: &[&'b str],
+    text_format: TextFormat,
+    plain: &Plain,
+    anomalies: &mut Vec<Anomaly>,
+) -> Vec<Cow<'b, str>> {
     if text_format.condenses() {
-        return body.to_vec();
+        return body.iter().map(|&line| Cow::Borrowed(line)).collect();
     }
-    body.iter()
-        .map(|line| line.strip_suffix('\r').unwrap_or(line))
-        .filter(|line| !js_trim(line).is_empty() && !line.starts_with("__BGRUN_"))
-        .collect()
+    let is_plain = text_format == TextFormat::Plain;
+    let mut out = Vec::with_capacity(body.len());
+    for &line in body {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if js_trim(line).is_empty() {
+            if is_plain && plain.declared.blank == BlankLines::Hide {
+                anomalies.push(Anomaly::new(
+                    AnomalyKind::UntrueLine,
+                    None,
+                    "no blank line (the reader declares that it hides them)",
+                    format!("{line:?}"),
+                ));
+            }
+            continue;
+        }
+        if line.starts_with("__BGRUN_") {
+            continue;
+        }
+        out.push(if is_plain {
+            Cow::Owned(plain.body_line(line))
+        } else {
+            Cow::Borrowed(line)
+        });
+    }
+    out
 }
 
 /// Matches `body` (newest last) to the window of `truth`. `claimed[i]` says whether the
@@ -268,16 +307,18 @@ fn content_body<'b>(body: &[&'b str], text_format: TextFormat) -> Vec<&'b str> {
 pub(crate) fn align(
     truth: &Truth,
     body: &[&str],
-    text_format: TextFormat,
-    limits: &Limits,
+    rules: &Rules,
     raw: bool,
     claimed: &[bool],
     anomalies: &mut Vec<Anomaly>,
 ) -> Aligned {
-    let body = &content_body(body, text_format)[..];
+    let (text_format, plain, limits) = (rules.text_format, &rules.plain, &rules.limits);
+    let owned = content_body(body, text_format, plain, anomalies);
+    let body: Vec<&str> = owned.iter().map(|line| line.as_ref()).collect();
+    let body = &body[..];
     // A reader that does not condense prints its lines as a raw read does.
     let raw = raw || !text_format.condenses();
-    let printed = Printed::new(truth, text_format, limits, raw);
+    let printed = Printed::new(truth, text_format, plain, limits, raw);
     let mut out = Aligned::default();
     let mut lines = body;
     if let (Some(p), Some((last, rest))) = (truth.partial(), body.split_last()) {

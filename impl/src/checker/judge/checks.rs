@@ -54,21 +54,18 @@ impl Judge {
             *self = Judge::default();
         }
         let raw = input.request.raw;
-        let parsed = Parsed::of(text, rules.text_format, raw);
-        let mut claimed = Claimed::of(&parsed, rules.text_format);
+        let (parsed, mut claimed) = if rules.text_format == TextFormat::Plain {
+            super::plain::parse(text, &rules.plain)
+        } else {
+            let parsed = Parsed::of(text, rules.text_format, raw);
+            let claimed = Claimed::of(&parsed, rules.text_format);
+            (parsed, claimed)
+        };
         if let Some(Ok(o)) = &object {
             claimed.running = o.running;
         }
         let claims = self.claims(&truth, input, &mut v);
-        let aligned = align(
-            &truth,
-            &parsed.body,
-            rules.text_format,
-            &rules.limits,
-            raw,
-            &claims,
-            &mut v.anomalies,
-        );
+        let aligned = align(&truth, &parsed.body, rules, raw, &claims, &mut v.anomalies);
         check_claims(&truth, &claims, &aligned, &mut v);
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
         v.flags.folded = aligned.folded;

@@ -41,6 +41,7 @@ mod align;
 mod checks;
 mod delivered;
 mod literal;
+mod plain;
 mod statements;
 mod text;
 mod truth;
@@ -51,6 +52,7 @@ pub use truth::{content_lines_of, line_bound_start, settled_end};
 pub use verdict::{Anomaly, AnomalyKind, Flags, LineRef, Verdict};
 
 use crate::interface::api::Request;
+use crate::interface::plain::Plain;
 use crate::upstream::condense::TextFormat;
 use crate::upstream::limits::Limits;
 
@@ -68,6 +70,9 @@ pub struct Rules {
     /// `bash_output` returns everything new) owes every complete line of its view: the judge
     /// then takes the window to be the whole view, whatever `lines` says.
     pub line_window: bool,
+    /// A plain reader's declaration (`plain-1`): its header, notes and how it prints a line.
+    /// Other formats ignore it.
+    pub plain: Plain,
 }
 
 impl Rules {
@@ -77,6 +82,7 @@ impl Rules {
             text_format,
             limits,
             line_window: true,
+            plain: Plain::default(),
         }
     }
 }

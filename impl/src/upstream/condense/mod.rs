@@ -68,6 +68,10 @@ pub enum TextFormat {
     /// `output` holds the new complete lines verbatim and whose `status` says whether the job
     /// runs.
     Mux,
+    /// A reader of one's own (`plain-1`): body lines are the log's lines as the reader prints
+    /// them, and how it prints them — `\r`, escape sequences, blank and long lines, a header
+    /// and notes — is declared in `init_ok`'s `plain` object (`bgtail::plain`).
+    Plain,
 }
 
 impl TextFormat {
@@ -78,15 +82,17 @@ impl TextFormat {
             TextFormat::Upstream => "pi-bgrun-0.7",
             TextFormat::GeminiCli => "gemini-cli-0.56",
             TextFormat::Mux => "mux-0.28",
+            TextFormat::Plain => "plain-1",
         }
     }
 
     /// Every format, in the order the protocol's page lists them.
-    pub const ALL: [TextFormat; 4] = [
+    pub const ALL: [TextFormat; 5] = [
         TextFormat::Upstream,
         TextFormat::Exact,
         TextFormat::GeminiCli,
         TextFormat::Mux,
+        TextFormat::Plain,
     ];
 
     /// The format a `text_format` names.
