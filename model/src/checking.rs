@@ -20,7 +20,8 @@ pub struct PropertyVerdict {
     pub why: Option<String>,
 }
 
-/// Why `path` breaks `property`: its last read with an anomaly of that property, replayed.
+/// Why `path` breaks `property`: its last read with an anomaly of that property, replayed,
+/// with the reply as [`reply_lines`] shows it.
 fn explain<E: Engine>(model: &TailModel<E>, path: &[Action], property: &str) -> Option<String> {
     let steps = model.explain(path);
     steps.iter().enumerate().rev().find_map(|(i, step)| {
@@ -28,12 +29,8 @@ fn explain<E: Engine>(model: &TailModel<E>, path: &[Action], property: &str) -> 
             .anomalies
             .iter()
             .find(|a| a.kind.property() == property)?;
-        let reply: String = step
-            .text
-            .as_deref()
-            .unwrap_or("")
-            .lines()
-            .take(4)
+        let reply: String = reply_lines(step.text.as_deref().unwrap_or(""))
+            .iter()
             .map(|l| format!("\n              | {l}"))
             .collect();
         Some(format!(
@@ -42,6 +39,51 @@ fn explain<E: Engine>(model: &TailModel<E>, path: &[Action], property: &str) -> 
             step.action
         ))
     })
+}
+
+/// A console line longer than this many characters shows its first [`LINE_HEAD`] and its
+/// length.
+const LINE_SHOWN: usize = 160;
+const LINE_HEAD: usize = 100;
+/// A reply of more lines than this shows its first and last [`REPLY_END`] lines and counts
+/// the rest.
+const REPLY_SHOWN: usize = 40;
+const REPLY_END: usize = 15;
+
+/// `line` with control characters (`\r`, escape sequences) written as Rust escapes, so that
+/// they show on a terminal instead of acting on it.
+fn escaped(line: &str) -> String {
+    let debug = format!("{line:?}");
+    debug[1..debug.len() - 1].to_owned()
+}
+
+/// A reply as a counterexample prints it: every line, each one past [`LINE_SHOWN`]
+/// characters cut with its length said (`… (2,005 chars)`); past [`REPLY_SHOWN`] lines, the
+/// first and last [`REPLY_END`] with the lines between counted.
+pub fn reply_lines(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let show = |line: &&str| match line.char_indices().nth(LINE_SHOWN) {
+        None => escaped(line),
+        Some(_) => {
+            let cut = line
+                .char_indices()
+                .nth(LINE_HEAD)
+                .map_or(line.len(), |(at, _)| at);
+            format!(
+                "{}… ({} chars)",
+                escaped(&line[..cut]),
+                line.chars().count()
+            )
+        }
+    };
+    if lines.len() <= REPLY_SHOWN {
+        return lines.iter().map(show).collect();
+    }
+    let left_out = lines.len() - 2 * REPLY_END;
+    let mut out: Vec<String> = lines[..REPLY_END].iter().map(show).collect();
+    out.push(format!("… {left_out} more lines …"));
+    out.extend(lines[lines.len() - REPLY_END..].iter().map(show));
+    out
 }
 
 /// What one check came to.
@@ -98,9 +140,15 @@ where
         .properties()
         .iter()
         .map(|p| {
-            let discovery = discoveries
-                .get(p.name)
-                .map(|path| path.clone().into_actions());
+            // A counterexample is the shortest path to it, as `--export` writes it; an example
+            // of a `sometimes` property is whichever path the checker found first.
+            let discovery = discoveries.get(p.name).map(|path| {
+                let found = path.clone().into_actions();
+                match p.expectation {
+                    Expectation::Sometimes => found,
+                    _ => shortest_discovery(checker.model(), p.name).unwrap_or(found),
+                }
+            });
             let why = discovery
                 .as_ref()
                 .filter(|_| p.expectation != Expectation::Sometimes)
@@ -135,8 +183,8 @@ pub struct Counterexample {
 }
 
 /// Each counterexample of `summary`, on the shortest path to it (a deterministic
-/// breadth-first search) rather than whichever path a parallel checker happened to record.
-/// `bound` names the bound in the traces' names and descriptions.
+/// breadth-first search, run by [`check`]) rather than whichever path a parallel checker
+/// happened to record. `bound` names the bound in the traces' names and descriptions.
 pub fn counterexamples<E>(
     model: &TailModel<E>,
     summary: &Summary,
@@ -152,8 +200,8 @@ where
         if v.discovery.is_none() || v.expectation == Expectation::Sometimes {
             continue;
         }
-        let shortest = shortest_discovery(model, v.name);
-        let Some(path) = shortest.as_ref().or(v.discovery.as_ref()) else {
+        // `check` made every counterexample the shortest path to it.
+        let Some(path) = v.discovery.as_ref() else {
             continue;
         };
         out.push(counterexample(model, bound, v.name, path));
