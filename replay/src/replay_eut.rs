@@ -14,6 +14,19 @@ use std::time::Duration;
 
 /// An outside engine, started once and reset between traces (or started again when it cannot
 /// reset).
+/// The engine could not be started or would not shake hands: no trace can be replayed, so a
+/// run ends here rather than failing every trace alike.
+#[derive(Debug)]
+pub struct NoEngine(pub anyhow::Error);
+
+impl std::fmt::Display for NoEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for NoEngine {}
+
 pub struct Outside {
     command: String,
     timeout: Duration,
@@ -52,6 +65,12 @@ impl Outside {
         Ok(self.engine.as_mut().expect("set above"))
     }
 
+    /// Forgets the engine after a harness error (it crashed, hung or lied): it is killed, and
+    /// the next trace starts a new one.
+    pub fn discard(&mut self) {
+        self.engine = None;
+    }
+
     /// Stops the engine, reporting a reply it wrote after its last one.
     pub fn finish(mut self) -> Result<(), HarnessError> {
         self.engine.take().map_or(Ok(()), ProcessEngine::finish)
@@ -62,7 +81,7 @@ impl Outside {
         let at = |index: usize, e: HarnessError| {
             anyhow::Error::new(e).context(format!("{}: event {}", trace.header.name, index + 1))
         };
-        let engine = self.fresh().map_err(|e| at(0, e))?;
+        let engine = self.fresh().map_err(|e| NoEngine(at(0, e)))?;
         let limits_differ = trace
             .header
             .limits
@@ -136,6 +155,9 @@ fn rules(engine: &ProcessEngine, trace: &Trace) -> bgtail::judge::Rules {
     }
     let mut rules = bgtail::judge::Rules::new(engine.text_format, limits);
     rules.line_window = !engine.capabilities.no_window;
+    if let Some(plain) = &engine.plain {
+        rules.plain = plain.clone();
+    }
     rules
 }
 

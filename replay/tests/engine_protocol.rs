@@ -2,7 +2,7 @@
 //! that crash, hang, write garbage, answer twice or answer the wrong request (scripts in
 //! tests/engines/), and against the in-crate engines served over the protocol.
 
-use crate::common::{pi_bgrun_engine, repo};
+use crate::common::{bgtail, pi_bgrun_engine, repo};
 
 use std::process::{Command, Output};
 
@@ -31,6 +31,65 @@ fn misbehaving(mode: &str) -> String {
 
 const GAP: &str = "traces/issue-28/gap-13-lines.jsonl";
 
+/// One trace that crashes the engine costs that trace only: the engine starts again, the
+/// other traces are judged, and the run ends non-zero naming the one that failed.
+#[test]
+fn a_crash_on_one_trace_is_named_and_the_others_are_judged() {
+    let crash = misbehaving("crash-on=contract-1790000100-1");
+    let traces = [
+        "traces/contract/coverage-closed-at-an-unshown-line.jsonl",
+        "traces/contract/line-grows-after-it-was-shown.jsonl",
+        "traces/contract/partial-line-shown-then-completed-with-coverage.jsonl",
+    ];
+    let out = bgtail()
+        .args([
+            "replay",
+            "--quiet",
+            "--require",
+            "contract",
+            "--engine",
+            &crash,
+        ])
+        .args(traces)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    let row = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{stdout}"))
+            .to_owned()
+    };
+    // The others were replayed through a fresh engine and judged (their "ok" is untrue).
+    for judged in [
+        "line-grows-after-it-was-shown",
+        "partial-line-shown-then-completed-with-cove",
+    ] {
+        let row = row(judged);
+        assert!(!row.contains("ENGINE FAILED"), "{stdout}");
+        // trace, engine, reads: the trace's name holds no space.
+        let reads: u32 = row.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!(reads >= 4, "{row}");
+    }
+    assert!(
+        row("coverage-closed-at-an-unshown-line").contains(
+            "ENGINE FAILED: coverage-closed-at-an-unshown-line: event 2: the engine exited \
+             (exit status: 3) before answering read (msg 1)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(
+            "bgtail replay: 0 of 3 traces passed; failing: line-grows-after-it-was-shown, \
+             partial-line-shown-then-completed-with-coverage, coverage-closed-at-an-unshown-line"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn each_misbehaviour_is_a_named_harness_error_not_a_hang() {
     for (mode, says) in [
@@ -58,8 +117,22 @@ fn each_misbehaviour_is_a_named_harness_error_not_a_hang() {
     ] {
         let started = std::time::Instant::now();
         let out = replay(&misbehaving(mode), &[GAP]);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{mode}: {stderr}");
+        // A failure after the handshake is the trace's: named in its row and in the
+        // summary, exit 1; an engine that cannot shake hands ends the run, exit 2.
+        let stderr = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if mode == "version" {
+            assert_eq!(out.status.code(), Some(2), "{mode}: {stderr}");
+        } else {
+            assert_eq!(out.status.code(), Some(1), "{mode}: {stderr}");
+            assert!(
+                stderr.contains("0 of 1 traces passed; failing: issue-28-gap-13-lines"),
+                "{mode}: {stderr}"
+            );
+        }
         assert!(
             stderr.contains(says),
             "{mode}: wanted {says:?} in {stderr:?}"
@@ -220,4 +293,30 @@ fn the_protocol_pages_example_session_is_true() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
     assert_eq!(reads, 3);
+}
+
+/// An engine that never flushes its stdout (Python's print to a pipe) times out at `init`,
+/// and the error says what to do.
+#[test]
+fn an_engine_that_does_not_flush_is_told_so_at_init() {
+    let engine = "cmd:python3 -c 'import sys, json\nfor line in sys.stdin:\n    \
+                  print(json.dumps({\"type\": \"init_ok\", \"in_reply_to\": 0, \"version\": 1, \
+                  \"engine\": {\"name\": \"unflushed\", \"version\": \"1\"}, \
+                  \"capabilities\": {}}))'";
+    let out = bgtail()
+        .args(["replay", "--timeout", "1", "--engine", engine, GAP])
+        // Python buffers a pipe unless told not to.
+        .env_remove("PYTHONUNBUFFERED")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the engine did not answer init (msg 0) within 1.0 s (killed); an engine must flush \
+             its stdout after every reply (Python: `print(..., flush=True)` or \
+             `sys.stdout.flush()`)"
+        ),
+        "{stderr}"
+    );
 }

@@ -9,6 +9,7 @@
 //   version     offers protocol version 2 in its handshake
 //   noisy       writes to stderr, then answers every read with "ok"
 //   ok          answers every read with "ok" (the protocol's own cost, for the bench)
+//   crash-on=ID answers every read with "ok", but exits with status 3 on a read of job ID
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2];
@@ -29,6 +30,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   }
   if (req.type === "reset") {
     send({ type: "reset_ok", in_reply_to: req.msg_id });
+    continue;
+  }
+  if (mode.startsWith("crash-on=")) {
+    if (req.job_id === mode.slice("crash-on=".length)) process.exit(3);
+    send(ok(req.msg_id));
     continue;
   }
   switch (mode) {

@@ -4,7 +4,7 @@ use crate::corpus::{
     load, parse_replay_engine, passes, replay_trace, table_header, table_row, timeout, trace_files,
     ReplayEngine, Require,
 };
-use crate::replay_eut::Outside;
+use crate::replay_eut::{NoEngine, Outside};
 use anyhow::{bail, Context as _};
 
 use bgtail::replay::Replay;
@@ -48,6 +48,18 @@ struct ReplayJson<'a> {
     /// [`REPLAY_JSON_VERSION`].
     bgtail_replay: u32,
     replays: Vec<ReplayJsonEntry<'a>>,
+    /// The traces an engine in another process could not get through.
+    failures: &'a [Failed],
+}
+
+/// A trace an engine in another process could not get through: it crashed, hung or broke the
+/// protocol. The engine is started again for the next trace.
+#[derive(Serialize)]
+struct Failed {
+    trace: String,
+    file: String,
+    /// The harness error, with the event it happened at.
+    error: String,
 }
 
 /// One trace through one engine.
@@ -75,9 +87,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
         bail!("no traces (.jsonl) found");
     }
-    let done = replay_files(&args, &files)?;
+    let (done, failed) = replay_files(&args, &files)?;
     if args.json {
-        print_json(&done)?;
+        print_json(&done, &failed)?;
     } else {
         if !args.quiet {
             done.iter().for_each(print_reads);
@@ -86,9 +98,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         for d in &done {
             println!("{}", table_row(&d.trace, &d.replay));
         }
+        for f in &failed {
+            println!("{:<44} ENGINE FAILED: {}", f.trace, f.error);
+        }
     }
-    let ok = done.iter().all(|d| passes(&d.replay, args.require));
-    Ok(if ok {
+    let mut failing: Vec<&str> = done
+        .iter()
+        .filter(|d| !passes(&d.replay, args.require))
+        .map(|d| d.trace.as_str())
+        .chain(failed.iter().map(|f| f.trace.as_str()))
+        .collect();
+    // `--engine both` replays a trace twice, one after the other.
+    failing.dedup();
+    eprintln!(
+        "bgtail replay: {} of {} traces passed{}",
+        files.len() - failing.len().min(files.len()),
+        files.len(),
+        if failing.is_empty() {
+            String::new()
+        } else {
+            format!("; failing: {}", failing.join(", "))
+        }
+    );
+    Ok(if failing.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -96,14 +128,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// Every trace through the engines `args` names: the in-crate ones, or one process speaking
-/// the protocol for all the traces, each trace's files in a folder of its own.
-fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<Vec<Done>> {
+/// the protocol for all the traces, each trace's files in a folder of its own. A trace the
+/// process fails on (a crash, a hang, a broken reply) is a failure of its own; the process is
+/// started again for the next.
+fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<(Vec<Done>, Vec<Failed>)> {
     let mut outside = match &args.engine {
         ReplayEngine::Command(c) => Some(Outside::new(c, timeout(args.timeout)?)),
         ReplayEngine::Builtin(_) => None,
     };
     let work = tempfile::tempdir().context("a temporary folder")?;
     let mut done = Vec::new();
+    let mut failed = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let trace = load(file)?;
         let replays = match (&args.engine, outside.as_mut()) {
@@ -111,7 +146,19 @@ fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<Vec<Done>> {
             (ReplayEngine::Command(_), Some(outside)) => {
                 let dir = work.path().join(i.to_string());
                 std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-                vec![outside.replay(&trace, &dir)?]
+                match outside.replay(&trace, &dir) {
+                    Ok(replay) => vec![replay],
+                    Err(e) if e.is::<NoEngine>() => return Err(e),
+                    Err(e) => {
+                        outside.discard();
+                        failed.push(Failed {
+                            trace: trace.header.name.clone(),
+                            file: file.display().to_string(),
+                            error: format!("{e:#}"),
+                        });
+                        continue;
+                    }
+                }
             }
             (ReplayEngine::Command(_), None) => unreachable!("made above"),
         };
@@ -124,7 +171,7 @@ fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<Vec<Done>> {
     if let Some(outside) = outside {
         outside.finish()?;
     }
-    Ok(done)
+    Ok((done, failed))
 }
 
 /// Every read of one replay: its request, whether it reproduced the recording, its text, and
@@ -152,8 +199,8 @@ fn print_reads(d: &Done) {
     }
 }
 
-/// `--json`: one document of every replay.
-fn print_json(done: &[Done]) -> anyhow::Result<()> {
+/// `--json`: one document of every replay and every trace the engine failed on.
+fn print_json(done: &[Done], failed: &[Failed]) -> anyhow::Result<()> {
     let doc = ReplayJson {
         bgtail_replay: REPLAY_JSON_VERSION,
         replays: done
@@ -166,6 +213,7 @@ fn print_json(done: &[Done]) -> anyhow::Result<()> {
                 reads: &d.replay.reads,
             })
             .collect(),
+        failures: failed,
     };
     println!("{}", serde_json::to_string_pretty(&doc)?);
     Ok(())
