@@ -117,6 +117,17 @@ impl Summary {
     }
 }
 
+/// How far a running check has come.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// States generated so far, counting each every time it is reached.
+    pub states: usize,
+    /// Distinct states so far.
+    pub unique: usize,
+    /// Seconds since the check started.
+    pub seconds: f64,
+}
+
 /// Checks one engine's model with `threads` threads and gives back the model with its
 /// summary; DFS for the exhaustive run (BFS ignores nothing here, but DFS
 /// needs far less memory).
@@ -129,10 +140,39 @@ where
     E: Engine + Send + Sync + Clone + 'static,
     E::State: Send + Sync,
 {
+    check_watched(model, threads, require_examples, None)
+}
+
+/// [`check`], telling `watch` how far it has come every so often while it runs (a first
+/// look after 5 ms, then at intervals doubling up to 200 ms, so that a short check is not
+/// kept waiting).
+pub fn check_watched<E>(
+    model: TailModel<E>,
+    threads: usize,
+    require_examples: bool,
+    mut watch: Option<&mut dyn FnMut(Progress)>,
+) -> (Summary, TailModel<E>)
+where
+    E: Engine + Send + Sync + Clone + 'static,
+    E::State: Send + Sync,
+{
     let engine = model.engine.clone();
     let config = model.config.clone();
     let started = Instant::now();
-    let checker = model.checker().threads(threads).spawn_dfs().join();
+    let running = model.checker().threads(threads).spawn_dfs();
+    if let Some(watch) = watch.as_mut() {
+        let mut pause = std::time::Duration::from_millis(5);
+        while !running.is_done() {
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(200));
+            watch(Progress {
+                states: running.state_count(),
+                unique: running.unique_state_count(),
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
+    }
+    let checker = running.join();
     let seconds = started.elapsed().as_secs_f64();
     let discoveries = checker.discoveries();
     let verdicts = checker

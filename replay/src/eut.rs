@@ -130,6 +130,8 @@ pub struct ProcessEngine {
     pub limits: Option<DeclaredLimits>,
     /// The markers its text uses, from `init_ok`'s `text_format`.
     pub text_format: bgtail::condense::TextFormat,
+    /// Whether `init_ok` named the format (else it is pi-bgrun's, the default).
+    pub format_declared: bool,
     /// A `plain-1` reader's declaration, compiled (`None` for every other format).
     pub plain: Option<bgtail::plain::Plain>,
 }
@@ -178,6 +180,7 @@ impl ProcessEngine {
             capabilities: Capabilities::default(),
             limits: None,
             text_format: bgtail::condense::TextFormat::Upstream,
+            format_declared: false,
             plain: None,
         };
         engine.handshake()?;
@@ -201,6 +204,7 @@ impl ProcessEngine {
                 plain,
                 ..
             } if version == VERSION => {
+                self.format_declared = text_format.is_some();
                 let format = text_format.as_deref().unwrap_or("pi-bgrun-0.7");
                 self.text_format =
                     bgtail::condense::TextFormat::from_name(format).ok_or_else(|| {

@@ -12,6 +12,8 @@ mod corpus;
 mod engine_arg;
 mod eut;
 mod outside;
+mod profile;
+mod progress;
 mod replay_eut;
 
 use commands::{

@@ -90,6 +90,7 @@ impl OutsideEngine {
     /// defaults; one without `snapshot` needs `reset`.
     pub fn start(command: &str, timeout: Duration, job_id: &str) -> anyhow::Result<Self> {
         let engine = ProcessEngine::spawn(command, timeout)?;
+        crate::profile::announce(command, &engine);
         let caps = engine.capabilities;
         let rebuild = match (caps.snapshot, caps.reset) {
             (true, _) => Rebuild::Snapshot,

@@ -58,11 +58,18 @@ impl Outside {
             }
             Some(e) => {
                 e.finish()?;
-                self.engine = Some(ProcessEngine::spawn(&self.command, self.timeout)?);
+                self.engine = Some(self.spawn()?);
             }
-            None => self.engine = Some(ProcessEngine::spawn(&self.command, self.timeout)?),
+            None => self.engine = Some(self.spawn()?),
         }
         Ok(self.engine.as_mut().expect("set above"))
+    }
+
+    /// A new engine process, its profile printed the first time.
+    fn spawn(&self) -> Result<ProcessEngine, HarnessError> {
+        let engine = ProcessEngine::spawn(&self.command, self.timeout)?;
+        crate::profile::announce(&self.command, &engine);
+        Ok(engine)
     }
 
     /// Forgets the engine after a harness error (it crashed, hung or lied): it is killed, and

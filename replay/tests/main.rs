@@ -13,6 +13,7 @@ mod model_over_protocol;
 mod node_adapters;
 mod package_install;
 mod pi_bgrun_exact;
+mod progress;
 mod readers;
 mod reliability;
 mod upstream_oracle;

@@ -295,7 +295,7 @@ impl Capabilities {
 /// make lines long enough to reach its cap and many enough to reach its budget. A limit left
 /// out is one the reader does not have; the judge then holds it to upstream's where the
 /// contract needs one (the budget), and the checker makes lines as long as upstream's cap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct DeclaredLimits {

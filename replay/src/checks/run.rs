@@ -23,10 +23,11 @@ pub fn run_checks(args: &Spec) -> anyhow::Result<(bool, Vec<Summary>)> {
     let mut exact_ok = true;
     let mut summaries = Vec::new();
     if builtin != EngineArg::Shipped {
-        let (summary, model) = checking::check(
+        let (summary, model) = watched(
             TailModel::exact(configured(args)),
             args.threads,
             args.bound.complete(),
+            &format!("exact, {slug}"),
         );
         print_summary(&summary, &bound);
         exact_ok = summary.failures().is_empty();
@@ -36,8 +37,12 @@ pub fn run_checks(args: &Spec) -> anyhow::Result<(bool, Vec<Summary>)> {
         summaries.push(summary);
     }
     if builtin != EngineArg::Exact {
-        let (summary, model) =
-            checking::check(TailModel::shipped(configured(args)), args.threads, false);
+        let (summary, model) = watched(
+            TailModel::shipped(configured(args)),
+            args.threads,
+            false,
+            &format!("shipped, {slug}"),
+        );
         print_summary(&summary, &bound);
         if let Some(dir) = &args.export {
             export(&model, &summary, dir, &slug)?;
@@ -45,6 +50,24 @@ pub fn run_checks(args: &Spec) -> anyhow::Result<(bool, Vec<Summary>)> {
         summaries.push(summary);
     }
     Ok((exact_ok, summaries))
+}
+
+/// [`checking::check`], its states shown as it goes ([`crate::progress`]).
+fn watched<E>(
+    model: TailModel<E>,
+    threads: usize,
+    require_examples: bool,
+    what: &str,
+) -> (Summary, TailModel<E>)
+where
+    E: Engine + Send + Sync + Clone + 'static,
+    E::State: Send + Sync,
+{
+    let bar = crate::progress::states(what);
+    let mut show = |p| crate::progress::show_states(&bar, p);
+    let done = checking::check_watched(model, threads, require_examples, Some(&mut show));
+    bar.finish_and_clear();
+    done
 }
 
 /// Reads and resets a bound takes any number of are counted for an engine in another
@@ -104,7 +127,8 @@ pub fn outside_check(
 ) -> anyhow::Result<(Summary, TailModel<OutsideEngine>, String)> {
     let (model, complete, bound) = outside_model(args, command)?;
     let engine = model.engine.clone();
-    let (summary, model) = checking::check(model, 1, complete);
+    let what = format!("{}, {}", engine.name(), bound_slug(args.bound));
+    let (summary, model) = watched(model, 1, complete, &what);
     if let Some(failure) = engine.failure() {
         bail!("{}: {failure}", engine.name());
     }

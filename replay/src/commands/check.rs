@@ -1,6 +1,6 @@
 //! `bgtail check`: the stateright model over the real engines, or the inductive check.
 
-use crate::checks::bound::{bound_name, configured, Bound, Spec};
+use crate::checks::bound::{bound_name, configured, Bound, Spec, OUTSIDE_SET};
 use crate::checks::print::print_induction;
 use crate::checks::run::run_checks;
 use crate::corpus::{parse_replay_engine, ReplayEngine};
@@ -22,9 +22,11 @@ pub struct Args {
     /// Seconds to await each reply of a `cmd:` engine.
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
-    /// The bound and action families.
-    #[arg(long, value_enum, default_value = "ci")]
-    pub bound: Bound,
+    /// The bound and action families. Default: `ci`; for a `cmd:` engine with no
+    /// --max-lines, --max-reads or --max-resets, the quick set an engine in another process
+    /// can afford in seconds: `gap`, `cap`, `budget-edge`, and `ci` at 3 lines and 2 reads.
+    #[arg(long, value_enum)]
+    pub bound: Option<Bound>,
     /// Override the bound's maximum number of log lines.
     #[arg(long)]
     pub max_lines: Option<u8>,
@@ -82,11 +84,29 @@ pub struct Args {
 }
 
 impl Args {
+    /// The bound asked for, `ci` when none is.
+    pub fn bound(&self) -> Bound {
+        self.bound.unwrap_or(Bound::Ci)
+    }
+
+    /// Whether the quick set runs instead of one bound: an engine in another process, and
+    /// no bound or override asked for.
+    fn quick_set(&self) -> Option<&str> {
+        let ReplayEngine::Command(command) = &self.engine else {
+            return None;
+        };
+        let asked = self.bound.is_some()
+            || self.max_lines.is_some()
+            || self.max_reads.is_some()
+            || self.max_resets.is_some();
+        (!asked).then_some(command.as_str())
+    }
+
     /// The bounded check these arguments ask for.
     pub fn spec(&self) -> Spec {
         Spec {
             engine: self.engine.clone(),
-            bound: self.bound,
+            bound: self.bound(),
             max_lines: self.max_lines,
             max_reads: self.max_reads,
             max_resets: self.max_resets,
@@ -104,6 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         run_induction(&args)?
     } else if let Some(n) = args.split_first_lines {
         run_split(&args, n)?
+    } else if let Some(command) = args.quick_set() {
+        run_quick_set(&args, command)?
     } else {
         run_checks(&args.spec())?.0
     };
@@ -115,6 +137,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         Ok(ExitCode::FAILURE)
     }
+}
+
+/// `check --engine cmd:…` with no bound: each bound of [`OUTSIDE_SET`] in turn; true when
+/// the engine kept every property at all of them.
+fn run_quick_set(args: &Args, command: &str) -> anyhow::Result<bool> {
+    println!(
+        "no --bound: the quick set for an engine in another process (gap, cap, budget-edge, \
+         ci at 3 lines and 2 reads); --bound ci checks CI's bound"
+    );
+    let mut ok = true;
+    for (bound, reduced) in OUTSIDE_SET {
+        let mut spec = Spec::bounded(
+            ReplayEngine::Command(command.to_owned()),
+            bound,
+            reduced.map(|r| r.0),
+            reduced.map(|r| r.1),
+            args.timeout,
+        );
+        spec.export = args.export.clone();
+        ok &= run_checks(&spec)?.0;
+    }
+    Ok(ok)
 }
 
 /// `check --split-first-lines N`: the exact engine's bounded check as N shards by first
@@ -142,7 +186,7 @@ fn run_split(args: &Args, count: usize) -> anyhow::Result<bool> {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
-    let bound = bound_name(args.bound, &model.config);
+    let bound = bound_name(args.bound(), &model.config);
     println!("exact engine, {bound}, split into {count} shards by the log's first line:");
     for (i, r) in runs.iter().enumerate() {
         println!(
@@ -162,7 +206,7 @@ fn run_split(args: &Args, count: usize) -> anyhow::Result<bool> {
         "  merged: {} states (the union), {} visits by more than one shard",
         m.unique, m.overlap
     );
-    let unreached = if args.bound.complete() {
+    let unreached = if args.bound().complete() {
         m.unreached.clone()
     } else {
         Vec::new()
@@ -198,7 +242,7 @@ fn run_induction(args: &Args) -> anyhow::Result<bool> {
             "--max-lines {max_lines}: the inductive check enumerates every pair of logs; past 6 lines that is beyond any machine"
         );
     }
-    let config = match args.bound {
+    let config = match args.bound() {
         Bound::Ci => ModelConfig::induction(max_lines),
         Bound::CiNonContent => ModelConfig::induction_non_content(max_lines),
         other => bail!(
@@ -244,7 +288,7 @@ fn write_report<S: std::fmt::Debug>(
     };
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     let s = report.shard;
-    let bound = clap::ValueEnum::to_possible_value(&args.bound)
+    let bound = clap::ValueEnum::to_possible_value(&args.bound())
         .map_or_else(String::new, |v| v.get_name().to_owned());
     let name = format!(
         "{engine}-{bound}-{}-{}-of-{}.json",

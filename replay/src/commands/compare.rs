@@ -92,18 +92,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("nothing to compare: pass --generated N or trace paths");
     }
     let timeout = crate::corpus::timeout(args.timeout)?;
+    if args.json {
+        crate::progress::silence();
+    }
     let mut engine = ProcessEngine::spawn(command, timeout)?;
+    crate::profile::announce(command, &engine);
     let work = scratch()?;
     let mut report = Report::default();
     // One trace at a time, generated or loaded when its turn comes: the big profiles' logs run
     // to megabytes, and thousands of them held at once would take gigabytes.
+    let bar = crate::progress::traces(generated_count(&args) + files.len(), "compare");
     for trace in generated_traces(&args) {
         compare_trace(&mut engine, &limits, &trace, &work, &mut report)?;
+        bar.inc(1);
     }
     for path in &files {
         let trace = crate::corpus::load(path)?;
         compare_trace(&mut engine, &limits, &trace, &work, &mut report)?;
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     engine.finish()?;
     let _ = std::fs::remove_dir_all(&work);
     print(&report, args.json);
@@ -112,6 +120,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// How many traces [`generated_traces`] makes.
+fn generated_count(args: &Args) -> usize {
+    let bigger = if args.profiles == Profiles::All {
+        2 * args.generated.div_ceil(10)
+    } else {
+        0
+    };
+    usize::try_from(args.generated + bigger).unwrap_or(usize::MAX)
 }
 
 /// `count` traces of each profile asked for, from consecutive seeds, each made when it is

@@ -87,6 +87,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if files.is_empty() {
         bail!("no traces (.jsonl) found");
     }
+    if args.json {
+        crate::progress::silence();
+    }
     let (done, failed) = replay_files(&args, &files)?;
     if args.json {
         print_json(&done, &failed)?;
@@ -139,8 +142,11 @@ fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<(Vec<Done>, Ve
     let work = tempfile::tempdir().context("a temporary folder")?;
     let mut done = Vec::new();
     let mut failed = Vec::new();
+    let bar = crate::progress::traces(files.len(), "replay");
     for (i, file) in files.iter().enumerate() {
+        bar.set_position(i as u64);
         let trace = load(file)?;
+        bar.set_message(trace.header.name.clone());
         let replays = match (&args.engine, outside.as_mut()) {
             (ReplayEngine::Builtin(engine), _) => replay_trace(&trace, *engine),
             (ReplayEngine::Command(_), Some(outside)) => {
@@ -168,6 +174,7 @@ fn replay_files(args: &Args, files: &[PathBuf]) -> anyhow::Result<(Vec<Done>, Ve
             replay,
         }));
     }
+    bar.finish_and_clear();
     if let Some(outside) = outside {
         outside.finish()?;
     }

@@ -139,19 +139,24 @@ fn replay_corpus(dir: &Path) -> anyhow::Result<(bool, [Tally; 2])> {
     println!("{}", table_header());
     let mut ok = true;
     let mut totals = [Tally::default(), Tally::default()];
+    let bar = crate::progress::traces(files.len(), "replay");
     for file in &files {
         let trace = load(file)?;
         for r in replay_trace(&trace, EngineArg::Both) {
             let passed = passes(&r, None);
             ok &= passed;
-            println!(
-                "{}{}",
-                table_row(&trace.header.name, &r),
-                if passed { "" } else { "  ← FAILS" }
-            );
+            bar.suspend(|| {
+                println!(
+                    "{}{}",
+                    table_row(&trace.header.name, &r),
+                    if passed { "" } else { "  ← FAILS" }
+                )
+            });
             add(&mut totals[usize::from(r.engine == "exact")], &r.tally);
         }
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     println!();
     Ok((ok, totals))
 }
@@ -206,13 +211,7 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
     let mut ok = true;
     if !args.skip_model {
         println!("## Model checks");
-        let bounds: [(Bound, Option<(u8, u8)>); 4] = [
-            (Bound::Gap, None),
-            (Bound::Cap, None),
-            (Bound::BudgetEdge, None),
-            (Bound::Ci, Some((3, 2))),
-        ];
-        for (bound, reduced) in bounds {
+        for (bound, reduced) in crate::checks::bound::OUTSIDE_SET {
             let check = Spec::bounded(
                 ReplayEngine::Command(command.to_owned()),
                 bound,
@@ -233,6 +232,7 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
     let mut outside = crate::replay_eut::Outside::new(command, timeout);
     let work = tempfile::tempdir().context("a temporary folder")?;
     let mut total = Tally::default();
+    let bar = crate::progress::traces(files.len(), "replay");
     for (i, file) in files.iter().enumerate() {
         let trace = load(file)?;
         let dir = work.path().join(i.to_string());
@@ -241,9 +241,11 @@ fn verify_outside(args: &Args, command: &str) -> anyhow::Result<ExitCode> {
         let passed = passes(&r, args.require);
         ok &= passed;
         let mark = if passed { "" } else { "  ← FAILS" };
-        println!("{}{mark}", table_row(&trace.header.name, &r));
+        bar.suspend(|| println!("{}{mark}", table_row(&trace.header.name, &r)));
         add(&mut total, &r.tally);
+        bar.inc(1);
     }
+    bar.finish_and_clear();
     outside.finish()?;
     println!();
     println!(

@@ -256,7 +256,9 @@ pub(super) fn corpus(engine: &ReplayEngine, args: &Args) -> anyhow::Result<Corpu
         ReplayEngine::Builtin(_) => None,
     };
     let mut sum = Corpus::default();
+    let bar = crate::progress::traces(files.len(), "corpus");
     for (i, file) in files.iter().enumerate() {
+        bar.set_position(i as u64);
         let trace = load(file)?;
         let replays = match outside.as_mut() {
             None => replay_trace(&trace, EngineArg::Exact),
@@ -268,6 +270,7 @@ pub(super) fn corpus(engine: &ReplayEngine, args: &Args) -> anyhow::Result<Corpu
         };
         replays.iter().for_each(|r| add(&mut sum, r));
     }
+    bar.finish_and_clear();
     if let Some(o) = outside {
         o.finish()?;
     }
