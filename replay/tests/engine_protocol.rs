@@ -320,3 +320,39 @@ fn an_engine_that_does_not_flush_is_told_so_at_init() {
         "{stderr}"
     );
 }
+
+/// A plain reader's declaration is held to its schema at the handshake: a misspelled key is
+/// named with the one meant, a pattern that does not compile names its field, and a `plain`
+/// object under another format is refused.
+#[test]
+fn a_plain_declaration_that_is_wrong_fails_the_handshake_naming_the_field() {
+    for (extra, says) in [
+        (
+            r#""text_format": "plain-1", "plain": {"blanks": "hide"}"#,
+            "unknown field `blanks`",
+        ),
+        (
+            r#""text_format": "plain-1", "plain": {"blanks": "hide"}"#,
+            "did you mean `blank`?",
+        ),
+        (
+            r#""text_format": "plain-1", "plain": {"notes": "(unclosed"}"#,
+            "handshake failed: plain.notes: regex parse error",
+        ),
+        (
+            r#""text_format": "gemini-cli-0.56", "plain": {}"#,
+            "handshake failed: `plain` declares a plain reader's lines, but text_format is \"gemini-cli-0.56\"",
+        ),
+    ] {
+        let init_ok = format!(
+            r#"{{"type": "init_ok", "in_reply_to": 0, "version": 1, "engine": {{"name": "p", "version": "1"}}, "capabilities": {{}}, {extra}}}"#
+        );
+        let engine = format!(
+            "cmd:python3 -c 'import sys\nfor line in sys.stdin:\n    print({init_ok:?}, flush=True)'"
+        );
+        let out = replay(&engine, &[GAP]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra}: {stderr}");
+        assert!(stderr.contains(says), "{extra}: wanted {says:?} in {stderr}");
+    }
+}

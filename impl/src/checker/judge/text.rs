@@ -1,10 +1,11 @@
 //! A reply's text, taken apart: which line is the header, which lines are the body, which
 //! paragraphs are notes, and the numbers the header and notes state.
 //!
-//! The judge knows four text formats ([`TextFormat`]); an engine says which one it writes. Only
+//! The judge knows five text formats ([`TextFormat`]); an engine says which one it writes. Only
 //! the markers a format documents are recognised: anything else in the body must be a line of
 //! the log, or the judge reports it. Two are bgtail's condensed texts (pi-bgrun's, the exact
-//! engine's); two are other harnesses' readers, which print lines as they are (`plain`).
+//! engine's); two are other harnesses' readers, which print lines as they are; the fifth,
+//! `plain-1`, is a reader of one's own, taken apart by what it declares (`super::plain`).
 
 use super::literal::{contains, find, rfind, rsplit_once, split, split_once};
 use crate::upstream::condense::TextFormat;
