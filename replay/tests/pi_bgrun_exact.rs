@@ -102,9 +102,13 @@ fn every_read_equals_the_rust_engines_through_pi_bgruns_tool() {
 /// Each trace's row of a replay table without its engine and fidelity columns: reads, chars,
 /// lines, repeated, repeated chars, lost, unseen.
 fn rows(table: &str) -> Vec<String> {
+    // The table: after its header row, up to the first line that is no row (stderr follows
+    // stdout here: the engine's profile, then the closing count).
     table
         .lines()
+        .skip_while(|l| !l.starts_with("trace "))
         .skip(1)
+        .take_while(|l| l.split_whitespace().count() >= 10)
         .map(|l| {
             let w: Vec<&str> = l.split_whitespace().collect();
             format!("{} {}", w[0], w[2..9].join(" "))
