@@ -57,9 +57,9 @@ fn escaped(line: &str) -> String {
     debug[1..debug.len() - 1].to_owned()
 }
 
-/// A reply as a counterexample prints it: every line, each one past [`LINE_SHOWN`]
-/// characters cut with its length said (`… (2,005 chars)`); past [`REPLY_SHOWN`] lines, the
-/// first and last [`REPLY_END`] with the lines between counted.
+/// A reply as a counterexample prints it: every line, each one past 160 characters cut to
+/// its first 100 with its length said (`… (2005 chars)`); past 40 lines, the first and last
+/// 15 with the lines between counted (`… 70 more lines …`).
 pub fn reply_lines(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.split('\n').collect();
     let show = |line: &&str| match line.char_indices().nth(LINE_SHOWN) {

@@ -197,13 +197,15 @@ impl Plain {
     }
 }
 
+/// A declaration written as JSON, compiled: the tests' way to make one.
+#[cfg(test)]
+pub(crate) fn plain(json: &str) -> Plain {
+    Plain::new(serde_json::from_str(json).expect("a declaration")).expect("compiles")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn plain(json: &str) -> Plain {
-        Plain::new(serde_json::from_str(json).expect("a declaration")).expect("compiles")
-    }
 
     #[test]
     fn a_header_pattern_states_the_total() {

@@ -40,10 +40,7 @@ pub(crate) fn parse<'a>(text: &'a str, plain: &Plain) -> (Parsed<'a>, Claimed) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn plain(json: &str) -> Plain {
-        Plain::new(serde_json::from_str(json).expect("a declaration")).expect("compiles")
-    }
+    use crate::interface::plain::plain;
 
     #[test]
     fn the_header_and_notes_are_set_apart_and_their_total_read() {
