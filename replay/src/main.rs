@@ -11,13 +11,14 @@ mod commands;
 mod corpus;
 mod engine_arg;
 mod eut;
+mod jobs;
 mod outside;
 mod profile;
 mod progress;
 mod replay_eut;
 
 use commands::{
-    check, compare, explore, generate, import, read, readers, record, replay, serve, verify,
+    check, compare, explore, generate, import, mcp, read, readers, record, replay, serve, verify,
 };
 
 use clap::{Parser, Subcommand};
@@ -52,6 +53,9 @@ enum Command {
     Read(read::Args),
     /// Serve an in-crate engine over the engine-under-test protocol (docs/engine-protocol.md).
     Serve(serve::Args),
+    /// A Model Context Protocol server on stdio: start background jobs and read their logs
+    /// through the exact engine, from any agent that loads MCP tools (docs/mcp.md).
+    Mcp(mcp::Args),
     /// Write random traces from seeds, for differential testing against another implementation.
     Generate(generate::Args),
     /// The differential harness: every read of generated (and given) traces through an engine in
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Command::Read(a) => read::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Mcp(a) => mcp::run(a),
         Command::Readers(a) => readers::run(a),
         Command::Compare(a) => compare::run(a),
     };

@@ -9,6 +9,7 @@ mod cli;
 mod engine_protocol;
 mod explore_browser;
 mod json_output;
+mod mcp;
 mod model_over_protocol;
 mod node_adapters;
 mod package_install;

@@ -360,15 +360,21 @@ pub fn with_nearest_key(why: &str) -> String {
         return why.to_string();
     };
     let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-    let nearest = known
+    match nearest_key(unknown, &known) {
+        Some(k) => format!("{why}; did you mean `{k}`?"),
+        None => why.to_string(),
+    }
+}
+
+/// The key of `known` nearest to `unknown` by edit distance, when it is near enough to be a
+/// misspelling of it (at most half the longer's length apart).
+pub fn nearest_key<'a>(unknown: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
         .iter()
         .map(|k| (edit_distance(unknown, k), *k))
         .min()
-        .filter(|&(d, k)| d <= k.len().max(unknown.len()) / 2);
-    match nearest {
-        Some((_, k)) => format!("{why}; did you mean `{k}`?"),
-        None => why.to_string(),
-    }
+        .filter(|&(d, k)| d <= k.len().max(unknown.len()) / 2)
+        .map(|(_, k)| k)
 }
 
 /// Levenshtein distance between `a` and `b`, by characters.

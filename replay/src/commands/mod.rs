@@ -6,6 +6,7 @@ pub mod compare;
 pub mod explore;
 pub mod generate;
 pub mod import;
+pub mod mcp;
 pub mod read;
 pub mod readers;
 pub mod record;

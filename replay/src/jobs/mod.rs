@@ -1,0 +1,183 @@
+//! Background jobs in a jobs folder, read through the exact engine: what `bgtail mcp` serves.
+//! A job is a command started in its own process group by a small shell wrapper that writes
+//! pi-bgrun's exit marker (`__BGRUN_EXIT__=<code>`) into its log when it ends, or a log
+//! attached to follow. Records and bookmarks live in the folder (`record`, and the exact
+//! engine's state through `bgtail::state_file`), so a server restarted — or a second one —
+//! continues every job's reads where the last left them.
+
+mod process;
+pub mod record;
+mod status;
+
+pub use record::JobRecord;
+pub use status::{JobState, Status};
+
+use bgtail::source::open_log;
+use bgtail::state_file::StateFile;
+use bgtail::{Engine as _, ExactEngine, Job, Limits, Reply, Request};
+use std::path::{Path, PathBuf};
+
+/// What can go wrong with a job, each naming the input and the place.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JobError {
+    /// No job has this id.
+    #[error("no job has the id {0:?} (bgstatus lists the jobs)")]
+    UnknownId(String),
+    /// The id is not one a job can have.
+    #[error("the id {0:?} is not a job id: 1 to 200 of A-Z a-z 0-9 . _ -, not starting with .")]
+    InvalidId(String),
+    /// A file of the jobs folder could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// A record is not what this server writes.
+    #[error("a job record is corrupt: {0}")]
+    Corrupt(String),
+    /// The command could not start.
+    #[error("the command could not start: {0}")]
+    Spawn(String),
+    /// An argument is wrong: its name, and what is wrong with it.
+    #[error("`{0}`: {1}")]
+    Argument(&'static str, String),
+}
+
+/// The jobs folder and the engine that reads its logs.
+#[derive(Clone, Debug)]
+pub struct Jobs {
+    dir: PathBuf,
+    engine: ExactEngine,
+}
+
+/// Jobs with their status, and the records that could not be read, named.
+pub struct Listing {
+    pub jobs: Vec<(JobRecord, Status)>,
+    pub unreadable: Vec<String>,
+}
+
+/// One read: the reply, and the job as it was read.
+#[derive(Debug)]
+pub struct ReadOutcome {
+    pub reply: Reply,
+    pub status: Status,
+}
+
+impl Jobs {
+    /// The jobs in `dir`, made (mode 0700) if missing.
+    pub fn open(dir: &Path) -> Result<Jobs, JobError> {
+        use std::os::unix::fs::DirBuilderExt as _;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|e| {
+                JobError::Io(format!(
+                    "{}: cannot make the jobs folder: {e}",
+                    dir.display()
+                ))
+            })?;
+        Ok(Jobs {
+            dir: dir.to_owned(),
+            engine: ExactEngine::new(Limits::default()),
+        })
+    }
+
+    /// Starts `command` (see `process::start`).
+    pub fn start(
+        &self,
+        command: &str,
+        cwd: Option<&str>,
+        env: &[(String, String)],
+    ) -> Result<JobRecord, JobError> {
+        process::start(&self.dir, command, cwd, env)
+    }
+
+    /// Follows the log at `path`: a new id, or the one it already has.
+    pub fn attach(&self, path: &str) -> Result<JobRecord, JobError> {
+        process::attach(&self.dir, path)
+    }
+
+    /// Signals job `id`'s process group and waits up to `wait` for it to end.
+    pub fn kill(
+        &self,
+        id: &str,
+        signal: &str,
+        wait: std::time::Duration,
+    ) -> Result<(JobRecord, Status), JobError> {
+        let record = self.record(id)?;
+        process::signal(&self.dir, &record, signal, wait)?;
+        let record = self.record(id)?;
+        let status = status::of(&record, self.bookmarks()?.get(id));
+        Ok((record, status))
+    }
+
+    /// Job `id`'s record, the id checked first.
+    pub fn record(&self, id: &str) -> Result<JobRecord, JobError> {
+        if !record::valid_id(id) {
+            return Err(JobError::InvalidId(id.to_owned()));
+        }
+        record::load(&self.dir, id)
+    }
+
+    /// Every job (or job `id`) with its status; records that cannot be read, named.
+    pub fn status(&self, id: Option<&str>) -> Result<Listing, JobError> {
+        let (records, unreadable) = match id {
+            Some(id) => (vec![self.record(id)?], Vec::new()),
+            None => record::load_all(&self.dir)?,
+        };
+        let bookmarks = self.bookmarks()?;
+        let jobs = records
+            .into_iter()
+            .map(|r| {
+                let s = status::of(&r, bookmarks.get(&r.id));
+                (r, s)
+            })
+            .collect();
+        Ok(Listing { jobs, unreadable })
+    }
+
+    /// One read of job `id`'s log through the exact engine, its bookmark kept in the folder's
+    /// state file (locked for the read, replaced whole after it).
+    pub fn read(
+        &self,
+        id: &str,
+        lines: Option<f64>,
+        raw: bool,
+        bytes: Option<f64>,
+    ) -> Result<ReadOutcome, JobError> {
+        let record = self.record(id)?;
+        let file = StateFile::lock(&self.state_path()).map_err(|e| JobError::Io(e.to_string()))?;
+        let (mut state, _warning) = file.load(&self.engine);
+        let before = status::of(&record, state.get(id));
+        let path = record.log.to_string_lossy().into_owned();
+        let request = Request {
+            lines,
+            raw,
+            bytes,
+            peek: true,
+            running: before.state == JobState::Running,
+            elapsed_secs: None,
+        };
+        let source = open_log(&record.log);
+        let job = Job { id, path: &path };
+        let reply = self
+            .engine
+            .read(&mut state, job, source.as_ref(), &request)
+            .map_err(|e| JobError::Argument("id", e.to_string()))?;
+        if !reply.is_error {
+            file.store(&self.engine, &state)
+                .map_err(|e| JobError::Io(e.to_string()))?;
+        }
+        let status = status::of(&record, state.get(id));
+        Ok(ReadOutcome { reply, status })
+    }
+
+    /// The exact engine's bookmarks as the state file holds them now.
+    fn bookmarks(&self) -> Result<bgtail::ExactState, JobError> {
+        let file = StateFile::lock(&self.state_path()).map_err(|e| JobError::Io(e.to_string()))?;
+        Ok(file.load(&self.engine).0)
+    }
+
+    fn state_path(&self) -> PathBuf {
+        self.dir.join("bookmarks.state")
+    }
+}

@@ -1,0 +1,342 @@
+//! `bgtail mcp` driven by the official Rust SDK's client (`rmcp`, the protocol authors'), over
+//! the server's stdio as an agent's harness would: the tool list and its schemas, a real job
+//! polled to its end with every line arriving once, the same across a server restart, and
+//! every bad input a named tool error.
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
+use rmcp::service::RunningService;
+use rmcp::transport::{ConfigureCommandExt as _, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt as _};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A `bgtail mcp` server on `dir`, and a client connected to it.
+struct Mcp {
+    runtime: tokio::runtime::Runtime,
+    client: Option<RunningService<RoleClient, ()>>,
+}
+
+impl Mcp {
+    fn start(dir: &Path) -> Mcp {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let dir = dir.to_owned();
+        let client = runtime.block_on(async move {
+            let command =
+                tokio::process::Command::new(env!("CARGO_BIN_EXE_bgtail")).configure(|c| {
+                    c.arg("mcp").arg("--jobs-dir").arg(&dir);
+                });
+            ().serve(TokioChildProcess::new(command).unwrap())
+                .await
+                .expect("the MCP handshake")
+        });
+        Mcp {
+            runtime,
+            client: Some(client),
+        }
+    }
+
+    fn tools(&self) -> Vec<Tool> {
+        let client = self.client.as_ref().unwrap();
+        self.runtime.block_on(client.list_all_tools()).unwrap()
+    }
+
+    fn call(&self, tool: &'static str, arguments: Value) -> CallToolResult {
+        let client = self.client.as_ref().unwrap();
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments are an object")
+        };
+        let params = CallToolRequestParams::new(tool).with_arguments(arguments);
+        self.runtime.block_on(client.call_tool(params)).unwrap()
+    }
+
+    /// Ends the server as an agent's harness does when it quits: its stdin closes.
+    fn stop(mut self) {
+        let client = self.client.take().unwrap();
+        self.runtime.block_on(client.cancel()).unwrap();
+    }
+}
+
+fn text(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn structured(r: &CallToolResult) -> &Value {
+    r.structured_content.as_ref().expect("structuredContent")
+}
+
+/// The job's complete content lines in its final log, as `(offset, end)`: every line but
+/// blank ones and the wrapper's.
+fn content_lines(log: &[u8]) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in log.iter().enumerate() {
+        if b == b'\n' {
+            let line = &log[start..i];
+            let blank = line.iter().all(u8::is_ascii_whitespace);
+            if !blank && !line.starts_with(b"__BGRUN_") {
+                out.push((start as u64, i as u64 + 1));
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// Polls job `id` until it has exited and a read has nothing new, widening `lines` whenever a
+/// reply says lines were left out or lie above its window; the complete lines each read
+/// showed, in order, and the last reply.
+fn poll_to_the_end(mcp: &Mcp, id: &str, seen: &mut Vec<(u64, u64)>) -> CallToolResult {
+    let mut lines = 50;
+    for _ in 0..2_000 {
+        let r = mcp.call("bgtail", json!({"id": id, "lines": lines}));
+        assert_ne!(r.is_error, Some(true), "{}", text(&r));
+        let s = structured(&r);
+        for range in s["shown"].as_array().unwrap() {
+            if range["partial"] == false {
+                seen.push((
+                    range["offset"].as_u64().unwrap(),
+                    range["end"].as_u64().unwrap(),
+                ));
+            }
+        }
+        let counts = &s["counts"];
+        let owed =
+            counts["left_out"].as_u64() > Some(0) || counts["unseen_above"].as_u64() > Some(0);
+        lines = if owed { 1_000_000 } else { 50 };
+        if s["state"] == "exited" && counts["shown"] == 0 && !owed {
+            return r;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    panic!("job {id} never ended");
+}
+
+/// Bursts of short lines, a 70 KB line, and a partial last line the exit completes.
+const JOB: &str = "for b in 1 2 3 4 5; do for i in $(seq 1 400); do echo \"burst $b line $i\"; \
+                   done; sleep 0.05; done; head -c 70000 /dev/zero | tr '\\0' x; echo; \
+                   printf 'the end, partial'; sleep 0.2";
+
+fn assert_each_line_once(log: &Path, seen: &[(u64, u64)]) {
+    let bytes = std::fs::read(log).unwrap();
+    let expected = content_lines(&bytes);
+    let mut counted: BTreeMap<(u64, u64), usize> = BTreeMap::new();
+    for &s in seen {
+        *counted.entry(s).or_default() += 1;
+    }
+    let repeated: Vec<_> = counted.iter().filter(|(_, &n)| n > 1).collect();
+    assert!(repeated.is_empty(), "repeated: {repeated:?}");
+    let lost: Vec<_> = expected
+        .iter()
+        .filter(|l| !counted.contains_key(l))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} lost, first {:?}",
+        lost.len(),
+        lost.first()
+    );
+    assert_eq!(
+        counted.len(),
+        expected.len(),
+        "only the log's lines were shown"
+    );
+    assert_eq!(expected.len(), 5 * 400 + 2);
+}
+
+#[test]
+fn the_tools_are_listed_with_schemas_and_annotations() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = Mcp::start(dir.path());
+    let tools = mcp.tools();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["bgattach", "bgkill", "bgrun", "bgstatus", "bgtail"]);
+    for t in &tools {
+        let schema = Value::Object((*t.input_schema).clone());
+        assert_eq!(schema["type"], "object", "{}", t.name);
+        let required = &schema["required"];
+        match t.name.as_ref() {
+            "bgrun" => assert_eq!(required, &json!(["command"])),
+            "bgtail" | "bgkill" => assert_eq!(required, &json!(["id"])),
+            "bgattach" => assert_eq!(required, &json!(["path"])),
+            _ => assert!(required.is_null() || required == &json!([]), "{schema}"),
+        }
+        let a = t.annotations.as_ref().expect("annotations");
+        let reads = matches!(t.name.as_ref(), "bgtail" | "bgstatus");
+        assert_eq!(a.read_only_hint, reads.then_some(true), "{}", t.name);
+        assert_eq!(
+            a.destructive_hint == Some(true),
+            t.name == "bgkill",
+            "{}",
+            t.name
+        );
+        assert!(
+            t.description.as_ref().is_some_and(|d| d.len() > 80),
+            "{}",
+            t.name
+        );
+    }
+    mcp.stop();
+}
+
+#[test]
+fn a_real_job_is_read_to_its_end_with_every_line_once_and_its_exit_code_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = Mcp::start(dir.path());
+    let started = mcp.call("bgrun", json!({"command": JOB}));
+    let s = structured(&started).clone();
+    let id = s["id"].as_str().unwrap().to_owned();
+    let mut seen = Vec::new();
+    let last = poll_to_the_end(&mcp, &id, &mut seen);
+    assert_eq!(structured(&last)["exit_code"], 0, "{}", text(&last));
+    assert_each_line_once(Path::new(s["log"].as_str().unwrap()), &seen);
+    let status = mcp.call("bgstatus", json!({"id": id}));
+    assert!(
+        text(&status).contains("exited with code 0"),
+        "{}",
+        text(&status)
+    );
+    mcp.stop();
+}
+
+#[test]
+fn a_server_restarted_mid_job_continues_its_reads_with_nothing_lost_or_repeated() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Mcp::start(dir.path());
+    let s = structured(&first.call("bgrun", json!({"command": JOB}))).clone();
+    let id = s["id"].as_str().unwrap().to_owned();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let r = first.call("bgtail", json!({"id": id, "lines": 30}));
+        for range in structured(&r)["shown"].as_array().unwrap() {
+            if range["partial"] == false {
+                seen.push((
+                    range["offset"].as_u64().unwrap(),
+                    range["end"].as_u64().unwrap(),
+                ));
+            }
+        }
+    }
+    first.stop();
+    // The job outlived its server; a new one on the same folder takes over.
+    let second = Mcp::start(dir.path());
+    let last = poll_to_the_end(&second, &id, &mut seen);
+    assert_eq!(structured(&last)["exit_code"], 0, "{}", text(&last));
+    assert_each_line_once(Path::new(s["log"].as_str().unwrap()), &seen);
+    second.stop();
+}
+
+#[test]
+fn each_bad_input_is_a_tool_error_naming_the_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = Mcp::start(dir.path());
+    let job = structured(&mcp.call("bgrun", json!({"command": "echo hi; sleep 5"}))).clone();
+    let id = job["id"].as_str().unwrap();
+    for (tool, args, says) in [
+        (
+            "bgtail",
+            json!({"id": "nope-1-1"}),
+            "no job has the id \"nope-1-1\"",
+        ),
+        (
+            "bgtail",
+            json!({"id": "../../etc/passwd"}),
+            "the id \"../../etc/passwd\" is not a job id",
+        ),
+        (
+            "bgtail",
+            json!({"id": id, "lines": "ten"}),
+            "`lines`: must be a number, got \"ten\"",
+        ),
+        (
+            "bgtail",
+            json!({"id": id, "bytes": -4}),
+            "`bytes`: must be 0 or more, got -4",
+        ),
+        (
+            "bgtail",
+            json!({"id": id, "lnes": 3}),
+            "did you mean `lines`?",
+        ),
+        ("bgtail", json!({}), "`id`: is required"),
+        (
+            "bgrun",
+            json!({"command": "true", "cwd": "/no/such/folder"}),
+            "`cwd`: \"/no/such/folder\" is not a folder",
+        ),
+        ("bgrun", json!({"command": "  "}), "`command`: is empty"),
+        (
+            "bgkill",
+            json!({"id": id, "signal": "STOP"}),
+            "`signal`: \"STOP\" is not one of TERM, INT, HUP, KILL",
+        ),
+        (
+            "bgattach",
+            json!({"path": "/no/such/log"}),
+            "`path`: \"/no/such/log\"",
+        ),
+    ] {
+        let r = mcp.call(tool, args.clone());
+        assert_eq!(r.is_error, Some(true), "{tool} {args}: {}", text(&r));
+        assert!(
+            text(&r).contains(says),
+            "{tool} {args}: wanted {says:?} in {:?}",
+            text(&r)
+        );
+    }
+    // A log deleted under a running job: the read says so, and the server goes on.
+    std::fs::remove_file(job["log"].as_str().unwrap()).unwrap();
+    let r = mcp.call("bgtail", json!({"id": id}));
+    assert!(
+        text(&r).contains("not found") || r.is_error == Some(true),
+        "{}",
+        text(&r)
+    );
+    let killed = mcp.call("bgkill", json!({"id": id}));
+    assert!(
+        text(&killed).contains("ended by SIGTERM"),
+        "{}",
+        text(&killed)
+    );
+    assert!(mcp.tools().len() == 5, "the server still answers");
+    mcp.stop();
+}
+
+#[test]
+fn an_attached_log_is_read_like_a_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("server.out");
+    std::fs::write(&log, "listening on :3000\nGET /\n").unwrap();
+    let jobs = dir.path().join("jobs");
+    let mcp = Mcp::start(&jobs);
+    let a = mcp.call("bgattach", json!({"path": log}));
+    let id = structured(&a)["id"].as_str().unwrap().to_owned();
+    let again = mcp.call("bgattach", json!({"path": log}));
+    assert_eq!(
+        structured(&again)["id"],
+        id.as_str(),
+        "the same log keeps its id"
+    );
+    let first = mcp.call("bgtail", json!({"id": id}));
+    assert!(
+        text(&first).contains("listening on :3000\nGET /"),
+        "{}",
+        text(&first)
+    );
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&log)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"GET /health\n"))
+        .unwrap();
+    let next = mcp.call("bgtail", json!({"id": id}));
+    assert!(text(&next).ends_with("GET /health"), "{}", text(&next));
+    assert!(!text(&next).contains("listening"), "{}", text(&next));
+    mcp.stop();
+}
