@@ -5,10 +5,12 @@
 //! engine's state through `bgtail::state_file`), so a server restarted — or a second one —
 //! continues every job's reads where the last left them.
 
+mod error;
 mod process;
 pub mod record;
 mod status;
 
+pub use error::JobError;
 pub use record::JobRecord;
 pub use status::{JobState, Status};
 
@@ -16,30 +18,6 @@ use bgtail::source::open_log;
 use bgtail::state_file::StateFile;
 use bgtail::{Engine as _, ExactEngine, Job, Limits, Reply, Request};
 use std::path::{Path, PathBuf};
-
-/// What can go wrong with a job, each naming the input and the place.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum JobError {
-    /// No job has this id.
-    #[error("no job has the id {0:?} (bgstatus lists the jobs)")]
-    UnknownId(String),
-    /// The id is not one a job can have.
-    #[error("the id {0:?} is not a job id: 1 to 200 of A-Z a-z 0-9 . _ -, not starting with .")]
-    InvalidId(String),
-    /// A file of the jobs folder could not be read or written.
-    #[error("{0}")]
-    Io(String),
-    /// A record is not what this server writes.
-    #[error("a job record is corrupt: {0}")]
-    Corrupt(String),
-    /// The command could not start.
-    #[error("the command could not start: {0}")]
-    Spawn(String),
-    /// An argument is wrong: its name, and what is wrong with it.
-    #[error("`{0}`: {1}")]
-    Argument(&'static str, String),
-}
 
 /// The jobs folder and the engine that reads its logs.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! Starting a job, attaching a log, and signalling a job's process group.
 
+use super::error::JobError;
 use super::record::{self, JobRecord};
-use super::JobError;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use std::os::unix::fs::OpenOptionsExt as _;

@@ -2,7 +2,7 @@
 //! renamed over it) and readable by the user only, so that a server started later — or a
 //! second server on the same folder — finds every job as the first left it.
 
-use super::JobError;
+use super::error::JobError;
 use serde::{Deserialize, Serialize};
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;

@@ -1,7 +1,7 @@
 //! Whether a job runs, how it ended, and how far it has been read — from its record, its
 //! log's last line and its process group, never from memory a restarted server lost.
 
-use super::JobRecord;
+use super::record::JobRecord;
 use nix::sys::signal::kill;
 use nix::unistd::Pid;
 use serde::Serialize;
