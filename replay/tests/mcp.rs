@@ -340,3 +340,68 @@ fn an_attached_log_is_read_like_a_job() {
     assert!(!text(&next).contains("listening"), "{}", text(&next));
     mcp.stop();
 }
+
+/// Eight jobs of 3,000 lines each, polled at once through one server: each poll of all eight
+/// is sent together, and every job's every line arrives once.
+#[test]
+fn eight_jobs_polled_at_once_through_one_server_lose_and_repeat_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = Mcp::start(dir.path());
+    let job = "for i in $(seq 1 3000); do echo \"line $i of this job\"; \
+               [ $((i % 500)) -eq 0 ] && sleep 0.05; done";
+    let started: Vec<Value> = (0..8)
+        .map(|_| structured(&mcp.call("bgrun", json!({"command": job}))).clone())
+        .collect();
+    let ids: Vec<String> = started
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_owned())
+        .collect();
+    let mut seen: Vec<Vec<(u64, u64)>> = vec![Vec::new(); 8];
+    let mut lines = vec![50u64; 8];
+    let mut finished = [false; 8];
+    let client = mcp.client.as_ref().unwrap();
+    for _ in 0..2_000 {
+        if finished.iter().all(|&f| f) {
+            break;
+        }
+        let calls = ids.iter().zip(&lines).map(|(id, &n)| {
+            let Value::Object(args) = json!({"id": id, "lines": n}) else {
+                unreachable!()
+            };
+            client.call_tool(CallToolRequestParams::new("bgtail").with_arguments(args))
+        });
+        let replies = mcp.runtime.block_on(futures::future::join_all(calls));
+        for (k, r) in replies.into_iter().enumerate() {
+            let r = r.unwrap();
+            let s = structured(&r);
+            for range in s["shown"].as_array().unwrap() {
+                if range["partial"] == false {
+                    seen[k].push((
+                        range["offset"].as_u64().unwrap(),
+                        range["end"].as_u64().unwrap(),
+                    ));
+                }
+            }
+            let c = &s["counts"];
+            let owed = c["left_out"].as_u64() > Some(0) || c["unseen_above"].as_u64() > Some(0);
+            lines[k] = if owed { 1_000_000 } else { 50 };
+            finished[k] = s["state"] == "exited" && c["shown"] == 0 && !owed;
+        }
+    }
+    assert!(
+        finished.iter().all(|&f| f),
+        "every job ended and was drained"
+    );
+    for (k, s) in started.iter().enumerate() {
+        let bytes = std::fs::read(s["log"].as_str().unwrap()).unwrap();
+        let expected = content_lines(&bytes);
+        assert_eq!(expected.len(), 3_000);
+        let mut got = seen[k].clone();
+        got.sort_unstable();
+        let before = got.len();
+        got.dedup();
+        assert_eq!(before, got.len(), "job {k}: a line repeated");
+        assert_eq!(got, expected, "job {k}: every line once");
+    }
+    mcp.stop();
+}
