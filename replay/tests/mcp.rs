@@ -405,3 +405,49 @@ fn eight_jobs_polled_at_once_through_one_server_lose_and_repeat_nothing() {
     }
     mcp.stop();
 }
+
+/// `bgtail mcp` model-checked end to end over real JSON-RPC, through `adapters/mcp/` (the
+/// official TypeScript SDK as the client): the verdicts and unique state counts of the exact
+/// engine served over the protocol at the same (upstream's) limits, at every protocol bound.
+#[test]
+fn the_model_checks_bgtail_mcp_over_json_rpc_with_the_served_engines_counts() {
+    use crate::common::{check_outcome, run_text, PROTOCOL_BOUNDS};
+    let bin = env!("CARGO_BIN_EXE_bgtail");
+    let through_mcp = format!("cmd:node adapters/mcp/main.mjs -- {bin} mcp");
+    let served = format!("cmd:{bin} serve --engine exact");
+    for bound in PROTOCOL_BOUNDS {
+        let (code, mcp) = run_text(&[&["check", "--engine", &through_mcp][..], bound].concat());
+        assert_eq!(code, Some(0), "{bound:?}\n{mcp}");
+        assert!(mcp.contains("states rebuilt by snapshot/restore"), "{mcp}");
+        let (_, reference) = run_text(&[&["check", "--engine", &served][..], bound].concat());
+        assert_eq!(
+            check_outcome(&mcp),
+            check_outcome(&reference),
+            "{bound:?}\n{mcp}"
+        );
+    }
+}
+
+/// The same through `bgtail compare`: every read of the contract's and issue #28's traces
+/// through MCP equals the in-crate exact engine's, text, error flag and shown ranges (an MCP
+/// result carries no `details`).
+#[test]
+fn bgtail_mcp_equals_the_in_crate_engine_read_for_read_over_the_corpus() {
+    use crate::common::{compare_figures, run_text};
+    let through_mcp = format!(
+        "cmd:node adapters/mcp/main.mjs -- {} mcp",
+        env!("CARGO_BIN_EXE_bgtail")
+    );
+    let (code, out) = run_text(&[
+        "compare",
+        "--without-details",
+        "--engine",
+        &through_mcp,
+        "traces/contract",
+        "traces/issue-28",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let (traces, reads, mismatching) = compare_figures(&out);
+    assert!(traces >= 5 && reads >= 27, "{out}");
+    assert_eq!(mismatching, 0, "{out}");
+}

@@ -44,6 +44,10 @@ pub struct Args {
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Compare the text, `is_error` and `shown` only: for an engine whose transport carries no
+    /// `details` (an MCP tool's result, through `adapters/mcp/`).
+    #[arg(long)]
+    pub without_details: bool,
 }
 
 /// The generated profiles a comparison takes.
@@ -65,6 +69,9 @@ pub struct Report {
     pub mismatching_reads: u64,
     /// The first mismatches, each naming the trace, the event and what differs.
     pub mismatches: Vec<Mismatch>,
+    /// `details` left out of the comparison (`--without-details`).
+    #[serde(skip)]
+    pub without_details: bool,
 }
 
 /// One read whose replies differ.
@@ -98,7 +105,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut engine = ProcessEngine::spawn(command, timeout)?;
     crate::profile::announce(command, &engine);
     let work = scratch()?;
-    let mut report = Report::default();
+    let mut report = Report {
+        without_details: args.without_details,
+        ..Report::default()
+    };
     // One trace at a time, generated or loaded when its turn comes: the big profiles' logs run
     // to megabytes, and thousands of them held at once would take gigabytes.
     let bar = crate::progress::traces(generated_count(&args) + files.len(), "compare");
@@ -207,7 +217,7 @@ fn compare_trace(
                 let ours = reference_reply(&reference, &mut state, &step);
                 let theirs = other_reply(engine, &step).map_err(|e| at(name, index, e))?;
                 report.reads += 1;
-                let found = differences(name, index, &ours, &theirs);
+                let found = differences(name, index, &ours, &theirs, !report.without_details);
                 if !found.is_empty() {
                     report.mismatching_reads += 1;
                     let room = KEPT.saturating_sub(report.mismatches.len());
@@ -316,8 +326,15 @@ fn other_reply(engine: &mut ProcessEngine, step: &Step<'_>) -> Result<Answer, Ha
     })
 }
 
-/// What differs between the reference's answer and the other's, field by field.
-fn differences(trace: &str, index: usize, ours: &Answer, theirs: &Answer) -> Vec<Mismatch> {
+/// What differs between the reference's answer and the other's, field by field (`details`
+/// only when `with_details`).
+fn differences(
+    trace: &str,
+    index: usize,
+    ours: &Answer,
+    theirs: &Answer,
+    with_details: bool,
+) -> Vec<Mismatch> {
     let mismatch = |what: &str, reference: Value, other: Value| Mismatch {
         trace: trace.to_owned(),
         event: index + 1,
@@ -347,7 +364,8 @@ fn differences(trace: &str, index: usize, ours: &Answer, theirs: &Answer) -> Vec
     if a.0 != b.0 {
         out.push(mismatch("text", a.0.as_str().into(), b.0.as_str().into()));
     }
-    if a.1 != b.1 {
+    if !with_details {
+    } else if a.1 != b.1 {
         out.push(mismatch("details", a.1.clone().into(), b.1.clone().into()));
     } else if !a.1.keys().eq(b.1.keys()) {
         let keys =

@@ -57,7 +57,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Answers requests from stdin until it closes. `gate`: the engine has 0.8.0's running gate.
 /// The exact engine's state as a snapshot: without the line index, a cache that changes no
 /// reply and takes no part in the state's equality, so that equal states give equal
 /// snapshots (a model checker tells states apart by them); a restored engine rebuilds it.

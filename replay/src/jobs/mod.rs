@@ -69,9 +69,10 @@ impl Jobs {
         process::start(&self.dir, command, cwd, env)
     }
 
-    /// Follows the log at `path`: a new id, or the one it already has.
-    pub fn attach(&self, path: &str) -> Result<JobRecord, JobError> {
-        process::attach(&self.dir, path)
+    /// Follows the log at `path`, written by process `writer` when given: a new id, or the
+    /// one it already has.
+    pub fn attach(&self, path: &str, writer: Option<i32>) -> Result<JobRecord, JobError> {
+        process::attach(&self.dir, path, writer)
     }
 
     /// Signals job `id`'s process group and waits up to `wait` for it to end.

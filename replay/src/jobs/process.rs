@@ -102,14 +102,16 @@ pub fn start(
         pid: Some(child.id() as i32),
         started_ms: now_ms(),
         signalled: None,
+        writer: None,
     };
     record::store(dir, &record)?;
     std::thread::spawn(move || child.wait());
     Ok(record)
 }
 
-/// Follows the log at `path` (made absolute): the id a record of it already has, or a new one.
-pub fn attach(dir: &Path, path: &str) -> Result<JobRecord, JobError> {
+/// Follows the log at `path` (made absolute), written by process `writer` when given: the id
+/// a record of it already has (its writer updated), or a new one.
+pub fn attach(dir: &Path, path: &str, writer: Option<i32>) -> Result<JobRecord, JobError> {
     let file = Path::new(path);
     let absolute = std::path::absolute(file)
         .map_err(|e| JobError::Argument("path", format!("{path:?}: {e}")))?;
@@ -124,10 +126,14 @@ pub fn attach(dir: &Path, path: &str) -> Result<JobRecord, JobError> {
         Err(e) => return Err(JobError::Argument("path", format!("{path:?}: {e}"))),
     }
     let (records, _) = record::load_all(dir)?;
-    if let Some(r) = records
+    if let Some(mut r) = records
         .into_iter()
         .find(|r| r.pid.is_none() && r.log == absolute)
     {
+        if writer.is_some() && writer != r.writer {
+            r.writer = writer;
+            record::store(dir, &r)?;
+        }
         return Ok(r);
     }
     let stem = absolute
@@ -142,6 +148,7 @@ pub fn attach(dir: &Path, path: &str) -> Result<JobRecord, JobError> {
         pid: None,
         started_ms: now_ms(),
         signalled: None,
+        writer,
     };
     record::store(dir, &record)?;
     Ok(record)

@@ -27,6 +27,10 @@ pub struct JobRecord {
     /// The signal `bgkill` sent, if any.
     #[serde(default)]
     pub signalled: Option<String>,
+    /// For an attached log: the process that writes it, whose life is the job's (`None`: the
+    /// job runs until its log ends in an exit marker).
+    #[serde(default)]
+    pub writer: Option<i32>,
 }
 
 /// Where job `id`'s record lives.

@@ -11,7 +11,8 @@ use std::io::{Read as _, Seek as _, SeekFrom};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JobState {
-    /// Its process group is alive, or (attached) its log has no exit marker.
+    /// Its process group is alive, or (attached) its writer lives, or with no writer named its
+    /// log has no exit marker.
     Running,
     /// Its wrapper wrote the exit marker.
     Exited,
@@ -39,11 +40,12 @@ const MARKER_TAIL: u64 = 512;
 pub fn of(record: &JobRecord, bookmark: Option<&bgtail::exact::ExactBookmark>) -> Status {
     let log_bytes = std::fs::metadata(&record.log).ok().map(|m| m.len());
     let exit_code = exit_marker(&record.log);
-    let state = match (exit_code, record.pid) {
-        (Some(_), _) => JobState::Exited,
-        (None, Some(pid)) if alive(pid) => JobState::Running,
-        (None, Some(_)) => JobState::Ended,
-        (None, None) => JobState::Running,
+    let state = match (exit_code, record.pid, record.writer) {
+        (Some(_), _, _) => JobState::Exited,
+        (None, Some(pid), _) if group_alive(pid) => JobState::Running,
+        (None, None, Some(writer)) if alive(writer) => JobState::Running,
+        (None, None, None) => JobState::Running,
+        (None, _, _) => JobState::Ended,
     };
     Status {
         state,
@@ -55,8 +57,13 @@ pub fn of(record: &JobRecord, bookmark: Option<&bgtail::exact::ExactBookmark>) -
 
 /// Whether process group `pid` has a live member. A zombie wrapper counts as alive until it
 /// is reaped, but by then it has written its marker.
-fn alive(pid: i32) -> bool {
+fn group_alive(pid: i32) -> bool {
     kill(Pid::from_raw(-pid), None).is_ok()
+}
+
+/// Whether process `pid` lives (an attached log's writer, which its own parent reaps).
+fn alive(pid: i32) -> bool {
+    pid > 0 && kill(Pid::from_raw(pid), None).is_ok()
 }
 
 /// The code of the exit marker on the log's last non-blank line, if that line is one.

@@ -58,6 +58,9 @@ pub struct BgkillArgs {
 pub struct BgattachArgs {
     /// The log file to follow.
     pub path: String,
+    /// The pid of the process that writes it: the job runs while it lives (default: until
+    /// the log ends in an exit marker).
+    pub pid: Option<u32>,
 }
 
 /// A call's arguments, each taken once; [`Args::done`] refuses any left over.
@@ -86,6 +89,21 @@ impl Args {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
             Some(other) => Err(wrong(name, "a string", &other)),
+        }
+    }
+
+    /// A process id: a whole number from 1.
+    pub fn pid(&mut self, name: &'static str) -> Result<Option<i32>, JobError> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_u64().and_then(|p| i32::try_from(p).ok()) {
+                Some(p) if p > 0 => Ok(Some(p)),
+                _ => Err(JobError::Argument(
+                    name,
+                    format!("must be a process id, got {n}"),
+                )),
+            },
+            Some(other) => Err(wrong(name, "a process id", &other)),
         }
     }
 

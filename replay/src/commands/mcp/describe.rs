@@ -30,7 +30,8 @@ pub const BGKILL: &str = "Send a signal (TERM by default; INT, HUP or KILL) to a
 job's whole process group, and report how it ended.";
 
 pub const BGATTACH: &str = "Follow a log file you did not start (a dev server's log in another \
-terminal): it gets an id and is read with bgtail like any job.";
+terminal): it gets an id and is read with bgtail like any job. Give the pid of the process that \
+writes it, and the job counts as running exactly while that process lives.";
 
 /// One job in a line: `<id>: running — <command> (log 1234 bytes, read to 1000)`.
 pub fn status(record: &JobRecord, s: &Status) -> String {

@@ -16,7 +16,7 @@ pub struct Args {
     /// The folder of jobs: their logs, records and bookmarks. Default: the platform's folder
     /// for per-user state (`$XDG_STATE_HOME/bgtail/jobs`, else `~/.local/state/bgtail/jobs`
     /// on Linux; `~/Library/Application Support/bgtail/jobs` on macOS).
-    #[arg(long)]
+    #[arg(long, env = "BGTAIL_JOBS_DIR")]
     pub jobs_dir: Option<PathBuf>,
 }
 

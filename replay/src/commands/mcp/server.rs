@@ -175,10 +175,11 @@ impl Server {
     )]
     fn bgattach(&self, Parameters(object): Parameters<JsonObject>) -> CallToolResult {
         answer(|| {
-            let mut args = Args::new(object, &["path"]);
+            let mut args = Args::new(object, &["path", "pid"]);
             let path = args.string("path")?;
+            let pid = args.pid("pid")?;
             args.done()?;
-            let r = self.jobs.attach(&path)?;
+            let r = self.jobs.attach(&path, pid)?;
             let text = format!(
                 "following {} as {}; read it with bgtail {{\"id\": \"{}\"}}",
                 r.log.display(),
