@@ -5,8 +5,14 @@
 /// Runs `node --test <folder>` from the repository's root and requires at least `least` tests
 /// to pass (a run that found no tests also succeeds).
 fn node_tests_pass(folder: &str, least: u32) {
+    node_tests_pass_with(folder, least, &[]);
+}
+
+/// [`node_tests_pass`], with `env` set for the tests.
+fn node_tests_pass_with(folder: &str, least: u32, env: &[(&str, &str)]) {
     let out = std::process::Command::new("node")
         .args(["--test", "--test-timeout=60000", folder])
+        .envs(env.iter().copied())
         .current_dir(crate::common::repo())
         .output()
         .expect("node runs (node 20 or later is a prerequisite)");
@@ -38,6 +44,13 @@ fn the_gemini_cli_adapter_passes_its_node_tests() {
 fn the_mux_adapter_passes_its_node_tests() {
     bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);
     node_tests_pass("adapters/mux/test/", 4);
+}
+
+/// `bgtail mcp` through the official TypeScript SDK's client (`adapters/mcp/test/`).
+#[test]
+fn bgtail_mcp_passes_the_typescript_sdk_clients_tests() {
+    let bin = env!("CARGO_BIN_EXE_bgtail");
+    node_tests_pass_with("adapters/mcp/test/", 2, &[("BGTAIL_BIN", bin)]);
 }
 
 #[test]
