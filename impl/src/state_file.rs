@@ -151,12 +151,12 @@ impl StateFile {
             path: lock_path.clone(),
             source,
         };
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(err)?;
+        let mut options = OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        // Like the state itself (a temporary file, mode 0600), the lock is its user's only.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let file = options.open(&lock_path).map_err(err)?;
         file.lock().map_err(err)?;
         Ok(StateFile {
             path: path.to_owned(),

@@ -451,3 +451,57 @@ fn bgtail_mcp_equals_the_in_crate_engine_read_for_read_over_the_corpus() {
     assert!(traces >= 5 && reads >= 27, "{out}");
     assert_eq!(mismatching, 0, "{out}");
 }
+
+/// Two servers on one jobs folder take turns on its state file: reads of one job alternating
+/// between them deliver every line once. Everything the folder holds is its user's only.
+#[test]
+fn two_servers_on_one_folder_share_it_and_its_files_are_the_users_only() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = dir.path().join("jobs");
+    let (a, b) = (Mcp::start(&jobs), Mcp::start(&jobs));
+    let s = structured(&a.call("bgrun", json!({"command": JOB}))).clone();
+    let id = s["id"].as_str().unwrap().to_owned();
+    let mut seen = Vec::new();
+    let mut lines = 50;
+    for turn in 0..4_000 {
+        let server = if turn % 2 == 0 { &a } else { &b };
+        let r = server.call("bgtail", json!({"id": id, "lines": lines}));
+        let st = structured(&r);
+        for range in st["shown"].as_array().unwrap() {
+            if range["partial"] == false {
+                seen.push((
+                    range["offset"].as_u64().unwrap(),
+                    range["end"].as_u64().unwrap(),
+                ));
+            }
+        }
+        let c = &st["counts"];
+        let owed = c["left_out"].as_u64() > Some(0) || c["unseen_above"].as_u64() > Some(0);
+        lines = if owed { 1_000_000 } else { 50 };
+        if st["state"] == "exited" && c["shown"] == 0 && !owed {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_each_line_once(Path::new(s["log"].as_str().unwrap()), &seen);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&jobs), 0o700);
+    for entry in std::fs::read_dir(&jobs).unwrap() {
+        let path = entry.unwrap().path();
+        assert_eq!(mode(&path), 0o600, "{}", path.display());
+    }
+    a.stop();
+    b.stop();
+}
+
+/// A jobs folder that cannot be made ends the server at once, naming it.
+#[test]
+fn a_jobs_folder_that_cannot_be_made_is_named() {
+    let (code, out) = crate::common::run_text(&["mcp", "--jobs-dir", "/proc/bgtail-jobs"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("/proc/bgtail-jobs: cannot make the jobs folder"),
+        "{out}"
+    );
+}
