@@ -505,3 +505,41 @@ fn a_jobs_folder_that_cannot_be_made_is_named() {
         "{out}"
     );
 }
+
+/// Malformed requests over the raw stdio: JSON that is no message gets `-32600`, an unknown
+/// method `-32601`, a line that is not JSON is skipped, and the server answers what follows.
+#[test]
+fn malformed_requests_get_the_protocols_errors_and_the_server_goes_on() {
+    use std::io::{BufRead as _, Write as _};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bgtail"))
+        .args(["mcp", "--jobs-dir"])
+        .arg(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "this is not json",
+        r#"{"id":"x","hello":1}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"no/such/method"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let replies: Vec<Value> = std::io::BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    child.wait().unwrap();
+    let codes: Vec<&Value> = replies.iter().map(|r| &r["error"]["code"]).collect();
+    assert_eq!(replies.len(), 4, "{replies:?}");
+    assert_eq!(replies[0]["id"], 1);
+    assert_eq!(codes[1..3], [&json!(-32600), &json!(-32601)], "{replies:?}");
+    assert_eq!(replies[3]["id"], 3);
+    assert_eq!(replies[3]["result"]["tools"].as_array().unwrap().len(), 5);
+}
