@@ -90,6 +90,24 @@ fn content_lines(log: &[u8]) -> Vec<(u64, u64)> {
     out
 }
 
+/// Adds the complete lines a `bgtail` result's `structuredContent` shows to `seen`.
+fn collect_shown(structured: &Value, seen: &mut Vec<(u64, u64)>) {
+    for range in structured["shown"].as_array().unwrap() {
+        if range["partial"] == false {
+            seen.push((
+                range["offset"].as_u64().unwrap(),
+                range["end"].as_u64().unwrap(),
+            ));
+        }
+    }
+}
+
+/// Whether a `bgtail` result says lines wait: left out by the budget, or above its window.
+fn owed(structured: &Value) -> bool {
+    let c = &structured["counts"];
+    c["left_out"].as_u64() > Some(0) || c["unseen_above"].as_u64() > Some(0)
+}
+
 /// Polls job `id` until it has exited and a read has nothing new, widening `lines` whenever a
 /// reply says lines were left out or lie above its window; the complete lines each read
 /// showed, in order, and the last reply.
@@ -99,19 +117,16 @@ fn poll_to_the_end(mcp: &Mcp, id: &str, seen: &mut Vec<(u64, u64)>) -> CallToolR
         let r = mcp.call("bgtail", json!({"id": id, "lines": lines}));
         assert_ne!(r.is_error, Some(true), "{}", text(&r));
         let s = structured(&r);
-        for range in s["shown"].as_array().unwrap() {
-            if range["partial"] == false {
-                seen.push((
-                    range["offset"].as_u64().unwrap(),
-                    range["end"].as_u64().unwrap(),
-                ));
-            }
-        }
+        collect_shown(s, seen);
         let counts = &s["counts"];
         let owed =
             counts["left_out"].as_u64() > Some(0) || counts["unseen_above"].as_u64() > Some(0);
         lines = if owed { 1_000_000 } else { 50 };
-        if s["state"] == "exited" && counts["shown"] == 0 && !owed {
+        if s["state"] == "exited"
+            && counts["shown"] == 0
+            && counts["partial_shown"] == false
+            && !owed
+        {
             return r;
         }
         std::thread::sleep(std::time::Duration::from_millis(30));
@@ -215,14 +230,7 @@ fn a_server_restarted_mid_job_continues_its_reads_with_nothing_lost_or_repeated(
     let mut seen = Vec::new();
     for _ in 0..3 {
         let r = first.call("bgtail", json!({"id": id, "lines": 30}));
-        for range in structured(&r)["shown"].as_array().unwrap() {
-            if range["partial"] == false {
-                seen.push((
-                    range["offset"].as_u64().unwrap(),
-                    range["end"].as_u64().unwrap(),
-                ));
-            }
-        }
+        collect_shown(structured(&r), &mut seen);
     }
     first.stop();
     // The job outlived its server; a new one on the same folder takes over.
@@ -374,18 +382,12 @@ fn eight_jobs_polled_at_once_through_one_server_lose_and_repeat_nothing() {
         for (k, r) in replies.into_iter().enumerate() {
             let r = r.unwrap();
             let s = structured(&r);
-            for range in s["shown"].as_array().unwrap() {
-                if range["partial"] == false {
-                    seen[k].push((
-                        range["offset"].as_u64().unwrap(),
-                        range["end"].as_u64().unwrap(),
-                    ));
-                }
-            }
+            collect_shown(s, &mut seen[k]);
             let c = &s["counts"];
-            let owed = c["left_out"].as_u64() > Some(0) || c["unseen_above"].as_u64() > Some(0);
+            let owed = owed(s);
             lines[k] = if owed { 1_000_000 } else { 50 };
-            finished[k] = s["state"] == "exited" && c["shown"] == 0 && !owed;
+            finished[k] =
+                s["state"] == "exited" && c["shown"] == 0 && c["partial_shown"] == false && !owed;
         }
     }
     assert!(
@@ -468,18 +470,11 @@ fn two_servers_on_one_folder_share_it_and_its_files_are_the_users_only() {
         let server = if turn % 2 == 0 { &a } else { &b };
         let r = server.call("bgtail", json!({"id": id, "lines": lines}));
         let st = structured(&r);
-        for range in st["shown"].as_array().unwrap() {
-            if range["partial"] == false {
-                seen.push((
-                    range["offset"].as_u64().unwrap(),
-                    range["end"].as_u64().unwrap(),
-                ));
-            }
-        }
+        collect_shown(st, &mut seen);
         let c = &st["counts"];
-        let owed = c["left_out"].as_u64() > Some(0) || c["unseen_above"].as_u64() > Some(0);
+        let owed = owed(st);
         lines = if owed { 1_000_000 } else { 50 };
-        if st["state"] == "exited" && c["shown"] == 0 && !owed {
+        if st["state"] == "exited" && c["shown"] == 0 && c["partial_shown"] == false && !owed {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));

@@ -50,7 +50,7 @@ async function pollToTheEnd(client, id, seen, { maxReads = 2000, stopAfter = Inf
     for (const range of s.shown) if (!range.partial) seen.push(`${range.offset}-${range.end}`);
     const owed = s.counts.left_out > 0 || (s.counts.unseen_above ?? 0) > 0;
     lines = owed ? 1_000_000 : 50;
-    if (s.state === "exited" && s.counts.shown === 0 && !owed) return s;
+    if (s.state === "exited" && s.counts.shown === 0 && !s.counts.partial_shown && !owed) return s;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return null;

@@ -32,7 +32,8 @@ pub struct Listing {
     pub unreadable: Vec<String>,
 }
 
-/// One read: the reply, and the job as it was read.
+/// One read: the reply, and the job as it was read (its state when the read began; how far
+/// its reads have come after it).
 #[derive(Debug)]
 pub struct ReadOutcome {
     pub reply: Reply,
@@ -146,7 +147,13 @@ impl Jobs {
             file.store(&self.engine, &state)
                 .map_err(|e| JobError::Io(e.to_string()))?;
         }
-        let status = status::of(&record, state.get(id));
+        // The state the read was made with: a job that ends during the read is said to run,
+        // as the reply's partial line says, and the next read sees it ended.
+        let after = status::of(&record, state.get(id));
+        let status = Status {
+            read_to: after.read_to,
+            ..before
+        };
         Ok(ReadOutcome { reply, status })
     }
 
