@@ -68,12 +68,17 @@ async function tool(name, args) {
   return { result, text };
 }
 
-/** A stand-in for the job's writer: a process that lives while the harness says it runs. */
+/**
+ * A stand-in for the job's writer: a process that lives while the harness says the job runs.
+ * The server is told its pid, and so sees the job end when the harness's does. A job that has
+ * already ended when first read gets a stand-in that has ended too.
+ */
 const writers = new Map(); // log path → { child, exited: Promise }
-function startWriter(path) {
+async function startWriter(path, running) {
   const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)"], { stdio: "ignore" });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   writers.set(path, { child, exited });
+  if (!running) await stopWriter(path);
   return child.pid;
 }
 async function stopWriter(path) {
@@ -89,14 +94,50 @@ process.on("exit", () => writers.forEach((w) => w.child.kill("SIGKILL")));
 const ids = new Map(); // log path → id
 async function jobFor(path, running) {
   if (!running) await stopWriter(path);
-  const needsWriter = running && !writers.has(path);
-  if (ids.has(path) && !needsWriter) return ids.get(path);
-  const attach = { path };
-  if (needsWriter) attach.pid = startWriter(path);
-  const { result, text } = await tool("bgattach", attach);
+  const attached = ids.has(path);
+  if (attached && (!running || writers.has(path))) return ids.get(path);
+  const pid = await startWriter(path, running);
+  const { result, text } = await tool("bgattach", { path, pid });
   if (result.isError) throw new Error(`bgattach: ${text}`);
   ids.set(path, result.structuredContent.id);
   return result.structuredContent.id;
+}
+
+/**
+ * pi-bgrun's refusal of the harness's job id, when it gives one (docs/pi-bgrun-0.7.1.md §6):
+ * the MCP tools never see that id — the server names its own jobs — so the adapter refuses
+ * what the engine would, with the engine's words.
+ */
+function refusal(jobId) {
+  if (jobId === "") return "bgtail: id is required";
+  const invalid = jobId.length > 200 || /[\/\\]|\.\.|[\u0000-\u001f\u007f-\u009f]/.test(jobId);
+  return invalid ? `bgtail: invalid job id ${JSON.stringify(jobId)}` : null;
+}
+
+/**
+ * The protocol's `shown` (a range per line) from the tool's spans of adjacent lines, each split
+ * at its newlines in the log as it is now (the harness changes it only between reads).
+ */
+function lineRanges(path, spans) {
+  if (spans.length === 0) return [];
+  const log = readFileSync(path);
+  const out = [];
+  for (const { offset, end, partial } of spans) {
+    if (partial) {
+      out.push({ offset, end });
+      continue;
+    }
+    let start = offset;
+    for (let i = offset; i < end; i++) {
+      if (log[i] === 10) {
+        out.push({ offset: start, end: i + 1 });
+        start = i + 1;
+      }
+    }
+    // The last line of an exited job's log may have no newline, and is complete all the same.
+    if (start < end) out.push({ offset: start, end });
+  }
+  return out;
 }
 
 const adapter = {
@@ -109,15 +150,22 @@ const adapter = {
     };
   },
 
+  // The protocol's `lines` and `bytes` are pi-bgrun's, as the agent's JSON gave them; the
+  // tool's schema takes numbers of 0 or more. Each is sent as the engine takes it: `lines` as
+  // upstream's `Math.max(1, Math.floor(lines))` (a null one is 0, so one line); a `bytes` that
+  // is not a positive number is the default view, so none is sent.
   async read(request, id) {
-    if (request.lines === null) return error(id, "not_supported", "an MCP tool's `lines` is a number; null cannot be sent");
+    const refused = refusal(request.job_id);
+    if (refused) return error(id, "rejected", refused);
     const jobId = await jobFor(request.log_path, request.running !== false);
     const args = { id: jobId };
-    if (request.lines !== undefined && request.lines !== null) args.lines = request.lines;
+    if (request.lines !== undefined) args.lines = Math.max(1, Math.floor(request.lines ?? 0));
     if (request.raw) args.raw = true;
-    if (request.bytes !== undefined) args.bytes = request.bytes;
-    const { result, text } = await tool("bgtail", args);
-    const shown = (result.structuredContent?.shown ?? []).map((s) => ({ offset: s.offset, end: s.end }));
+    if (typeof request.bytes === "number" && request.bytes > 0) args.bytes = request.bytes;
+    const { result, text: served } = await tool("bgtail", args);
+    // The reply names the job by the server's id; the harness compares it with its own.
+    const text = served.split(jobId).join(request.job_id);
+    const shown = lineRanges(request.log_path, result.structuredContent?.shown ?? []);
     return { type: "read_ok", in_reply_to: id, text, details: {}, is_error: Boolean(result.isError), shown };
   },
 

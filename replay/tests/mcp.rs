@@ -90,16 +90,38 @@ fn content_lines(log: &[u8]) -> Vec<(u64, u64)> {
     out
 }
 
-/// Adds the complete lines a `bgtail` result's `structuredContent` shows to `seen`.
+/// Adds the complete lines a `bgtail` result's `structuredContent` shows to `seen`: each span
+/// of adjacent lines split at its newlines in the job's log (which these jobs only append to).
 fn collect_shown(structured: &Value, seen: &mut Vec<(u64, u64)>) {
-    for range in structured["shown"].as_array().unwrap() {
-        if range["partial"] == false {
-            seen.push((
-                range["offset"].as_u64().unwrap(),
-                range["end"].as_u64().unwrap(),
-            ));
+    let log = std::fs::read(server_log(structured)).unwrap_or_default();
+    for span in structured["shown"].as_array().unwrap() {
+        if span["partial"] == true {
+            continue;
         }
+        let (offset, end) = (
+            span["offset"].as_u64().unwrap(),
+            span["end"].as_u64().unwrap(),
+        );
+        let (mut start, mut lines) = (offset, 0);
+        for (i, &b) in log[offset as usize..end as usize].iter().enumerate() {
+            if b == b'\n' {
+                let stop = offset + i as u64 + 1;
+                seen.push((start, stop));
+                (start, lines) = (stop, lines + 1);
+            }
+        }
+        // An exited job's last line may end the log without a newline.
+        if start < end {
+            seen.push((start, end));
+            lines += 1;
+        }
+        assert_eq!(span["lines"], lines, "a span's count is its lines");
     }
+}
+
+/// The log a `bgtail` result's job writes (its structured content names it).
+fn server_log(structured: &Value) -> std::path::PathBuf {
+    std::path::PathBuf::from(structured["log"].as_str().expect("the job's log"))
 }
 
 /// Whether a `bgtail` result says lines wait: left out by the budget, or above its window.
@@ -288,7 +310,7 @@ fn each_bad_input_is_a_tool_error_naming_the_argument() {
         (
             "bgattach",
             json!({"path": "/no/such/log"}),
-            "`path`: \"/no/such/log\"",
+            "`path`: \"/no/such/log\": neither it nor its folder exists",
         ),
     ] {
         let r = mcp.call(tool, args.clone());

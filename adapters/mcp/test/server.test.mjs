@@ -47,7 +47,17 @@ async function pollToTheEnd(client, id, seen, { maxReads = 2000, stopAfter = Inf
     const r = await client.callTool({ name: "bgtail", arguments: { id, lines } });
     assert.notEqual(r.isError, true, r.content[0].text);
     const s = r.structuredContent;
-    for (const range of s.shown) if (!range.partial) seen.push(`${range.offset}-${range.end}`);
+    const log = readFileSync(s.log);
+    for (const span of s.shown) {
+      if (span.partial) continue;
+      let start = span.offset;
+      for (let i = span.offset; i < span.end; i++) {
+        if (log[i] === 10) {
+          seen.push(`${start}-${i + 1}`);
+          start = i + 1;
+        }
+      }
+    }
     const owed = s.counts.left_out > 0 || (s.counts.unseen_above ?? 0) > 0;
     lines = owed ? 1_000_000 : 50;
     if (s.state === "exited" && s.counts.shown === 0 && !s.counts.partial_shown && !owed) return s;

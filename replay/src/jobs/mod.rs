@@ -38,6 +38,8 @@ pub struct Listing {
 pub struct ReadOutcome {
     pub reply: Reply,
     pub status: Status,
+    /// The log that was read.
+    pub log: PathBuf,
 }
 
 impl Jobs {
@@ -154,7 +156,11 @@ impl Jobs {
             read_to: after.read_to,
             ..before
         };
-        Ok(ReadOutcome { reply, status })
+        Ok(ReadOutcome {
+            reply,
+            status,
+            log: record.log,
+        })
     }
 
     /// The exact engine's bookmarks as the state file holds them now.

@@ -109,12 +109,13 @@ pub fn start(
     Ok(record)
 }
 
-/// Follows the log at `path` (made absolute), written by process `writer` when given: the id
-/// a record of it already has (its writer updated), or a new one.
+/// Follows the log at `path` (made absolute; it may not exist yet), written by process
+/// `writer` when given: the id a record of it already has (its writer updated), or a new one.
 pub fn attach(dir: &Path, path: &str, writer: Option<i32>) -> Result<JobRecord, JobError> {
     let file = Path::new(path);
     let absolute = std::path::absolute(file)
         .map_err(|e| JobError::Argument("path", format!("{path:?}: {e}")))?;
+    // A log not written yet may be followed (a server about to start): its folder must be.
     match std::fs::metadata(&absolute) {
         Ok(m) if m.is_file() => {}
         Ok(_) => {
@@ -122,6 +123,14 @@ pub fn attach(dir: &Path, path: &str, writer: Option<i32>) -> Result<JobRecord, 
                 "path",
                 format!("{path:?} is not a file"),
             ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if !absolute.parent().is_some_and(Path::is_dir) {
+                return Err(JobError::Argument(
+                    "path",
+                    format!("{path:?}: neither it nor its folder exists"),
+                ));
+            }
         }
         Err(e) => return Err(JobError::Argument("path", format!("{path:?}: {e}"))),
     }
@@ -155,7 +164,7 @@ pub fn attach(dir: &Path, path: &str, writer: Option<i32>) -> Result<JobRecord, 
 }
 
 /// Sends `signal` (`TERM`, `INT`, `HUP`, `KILL`, with or without `SIG`) to `record`'s
-/// process group, notes it in the record, and waits up to `wait` for the group to be gone.
+/// process group, notes it in the record, and waits up to `wait` for its wrapper to end.
 pub fn signal(
     dir: &Path,
     record: &JobRecord,
@@ -192,7 +201,7 @@ pub fn signal(
         record::store(dir, &marked)?;
     }
     let deadline = Instant::now() + wait;
-    while killpg(group, None).is_ok() && Instant::now() < deadline {
+    while super::status::alive(pid) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
     Ok(())

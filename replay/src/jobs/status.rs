@@ -11,12 +11,13 @@ use std::io::{Read as _, Seek as _, SeekFrom};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum JobState {
-    /// Its process group is alive, or (attached) its writer lives, or with no writer named its
-    /// log has no exit marker.
+    /// Its process group is alive (attached: its writer lives, or with no writer named, its
+    /// log's last line is no exit marker).
     Running,
-    /// Its wrapper wrote the exit marker.
+    /// It ended, and its log's last line is the exit marker.
     Exited,
-    /// Its process group is gone with no exit marker: killed by a signal, or its wrapper was.
+    /// Its process group (or writer) is gone and no exit marker ends its log: killed by a
+    /// signal, or its wrapper was.
     Ended,
 }
 
@@ -40,30 +41,42 @@ const MARKER_TAIL: u64 = 512;
 pub fn of(record: &JobRecord, bookmark: Option<&bgtail::exact::ExactBookmark>) -> Status {
     let log_bytes = std::fs::metadata(&record.log).ok().map(|m| m.len());
     let exit_code = exit_marker(&record.log);
-    let state = match (exit_code, record.pid, record.writer) {
-        (Some(_), _, _) => JobState::Exited,
-        (None, Some(pid), _) if group_alive(pid) => JobState::Running,
-        (None, None, Some(writer)) if alive(writer) => JobState::Running,
-        (None, None, None) => JobState::Running,
-        (None, _, _) => JobState::Ended,
+    // A process that lives decides: a job's output may itself hold a line like the marker.
+    // Only a job with no process to watch is told by its log's last line.
+    let running = match (record.pid, record.writer) {
+        (Some(pid), _) => Some(alive(pid)),
+        (None, Some(writer)) => Some(alive(writer)),
+        (None, None) => None,
+    };
+    let state = match (running, exit_code) {
+        (Some(true), _) | (None, None) => JobState::Running,
+        (_, Some(_)) => JobState::Exited,
+        (Some(false), None) => JobState::Ended,
     };
     Status {
         state,
-        exit_code,
+        exit_code: exit_code.filter(|_| state == JobState::Exited),
         log_bytes,
         read_to: bookmark.map(|b| b.settled_end),
     }
 }
 
-/// Whether process group `pid` has a live member. A zombie wrapper counts as alive until it
-/// is reaped, but by then it has written its marker.
-fn group_alive(pid: i32) -> bool {
-    kill(Pid::from_raw(-pid), None).is_ok()
+/// Whether process `pid` lives: a job's wrapper (the leader of its process group) or an
+/// attached log's writer. A process that ended but is not yet reaped (a zombie: a wrapper
+/// whose server was restarted waits for the system's init to reap it) has ended.
+pub(super) fn alive(pid: i32) -> bool {
+    pid > 0 && kill(Pid::from_raw(pid), None).is_ok() && !zombie(pid)
 }
 
-/// Whether process `pid` lives (an attached log's writer, which its own parent reaps).
-fn alive(pid: i32) -> bool {
-    pid > 0 && kill(Pid::from_raw(pid), None).is_ok()
+/// Whether `pid` is a zombie, from `/proc/<pid>/stat`'s state (where there is no `/proc`,
+/// none is).
+fn zombie(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // `pid (comm) S …`: the state follows the last `)`, since comm may hold one.
+    stat.rsplit_once(')')
+        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
 }
 
 /// The code of the exit marker on the log's last non-blank line, if that line is one.
@@ -76,6 +89,6 @@ fn exit_marker(log: &std::path::Path) -> Option<i64> {
     file.read_to_end(&mut tail).ok()?;
     let text = String::from_utf8_lossy(&tail);
     let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
-    let code = last.trim().strip_prefix("__BGRUN_EXIT__=")?;
+    let code = last.strip_prefix("__BGRUN_EXIT__=")?;
     code.split(' ').next()?.parse().ok()
 }

@@ -43,6 +43,28 @@ fn answer(f: impl FnOnce() -> Result<CallToolResult, JobError>) -> CallToolResul
     f().unwrap_or_else(|e| failed(&e))
 }
 
+/// The byte ranges a reply carries, as spans of adjacent lines: `{offset, end, lines,
+/// partial}`. A fold of thousands of equal lines is one span, not thousands of ranges (a
+/// widening over a long log would otherwise send megabytes of them); the partial line is a
+/// span of its own.
+fn spans(shown: &[bgtail::ShownLine]) -> Vec<Value> {
+    let mut out: Vec<(u64, u64, u64, bool)> = Vec::new();
+    for s in shown {
+        match out.last_mut() {
+            Some(last) if !last.3 && !s.partial && last.1 == s.offset => {
+                last.1 = s.end;
+                last.2 += 1;
+            }
+            _ => out.push((s.offset, s.end, 1, s.partial)),
+        }
+    }
+    out.into_iter()
+        .map(|(offset, end, lines, partial)| {
+            json!({"offset": offset, "end": end, "lines": lines, "partial": partial})
+        })
+        .collect()
+}
+
 /// A job's facts as `bgstatus` and `bgkill` give them.
 fn facts(record: &JobRecord, status: &Status) -> Value {
     json!({
@@ -108,13 +130,10 @@ impl Server {
             if reply.is_error {
                 return Ok(CallToolResult::error(vec![ContentBlock::text(reply.text)]));
             }
-            let shown: Vec<Value> = reply
-                .shown
-                .iter()
-                .map(|s| json!({"offset": s.offset, "end": s.end, "partial": s.partial}))
-                .collect();
+            let shown = spans(&reply.shown);
             let structured = json!({
                 "id": id,
+                "log": out.log,
                 "counts": reply.counts,
                 "reset": reply.reset,
                 "shown": shown,
