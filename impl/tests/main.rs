@@ -14,6 +14,7 @@ mod issue_28;
 mod plain_formats;
 mod protocol_doc;
 mod read_cost;
+mod reset_reasons;
 mod shipped_conformance;
 mod upstream_diff;
 mod upstream_sessions;

@@ -356,30 +356,35 @@ impl Judge {
     }
 }
 
-/// A reset's stated reason against the log: at the same file, "the log shrank" exactly when
-/// it is shorter than the last read saw (another reason for a shrink, or a shrink named for
-/// a log that grew, is a wrong reset).
+/// A reset's stated reason against what happened to the log: another file at the path is
+/// named exactly when another file sits there, and at the same file "the log shrank" exactly
+/// when it is shorter than the last read saw. A reason that names what did not happen is an
+/// untrue reason. (A rewrite and a cut that grew back leave the same bytes, so the judge
+/// cannot tell them apart: the exact engine's words for them name both.)
 fn check_reset_reason(opening: Opening, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
-    let (
-        Opening::NewGeneration {
-            shrank: Some(shrank),
-        },
-        Some(said),
-    ) = (opening, claimed.shrank)
-    else {
+    let Opening::NewGeneration { shrank } = opening else {
         return;
     };
-    if said != shrank {
-        v.push(Anomaly::new(
-            AnomalyKind::WrongReset,
-            None,
-            if shrank {
+    // What happened, as the judge sees it: another file at the path (`shrank` is `None`), or
+    // the same file, shorter than the last read saw or not.
+    let other_file = shrank.is_none();
+    let untrue =
+        |truth: &str| Anomaly::new(AnomalyKind::UntrueReason, None, truth, summary(input.text));
+    if let Some(said) = claimed.other_file.filter(|&said| said != other_file) {
+        v.push(untrue(if said {
+            "a reason of the same file (it still sits at the path)"
+        } else {
+            "another file at the path as the reason (the last read saw another file)"
+        }));
+    }
+    if let (Some(shrank), Some(said)) = (shrank, claimed.shrank) {
+        if said != shrank {
+            v.push(untrue(if shrank {
                 "a reset for the shrink (the log is shorter than the last read saw)"
             } else {
                 "a reason other than a shrink (the log is not shorter than the last read saw)"
-            },
-            summary(input.text),
-        ));
+            }));
+        }
     }
 }
 

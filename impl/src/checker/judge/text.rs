@@ -180,6 +180,9 @@ pub(crate) struct Claimed {
     /// Whether the reason it gives is that the log shrank (`None`: no reason given, as in
     /// upstream's text).
     pub shrank: Option<bool>,
+    /// Whether the reason it gives is another file at the path, or the id resolving to
+    /// another path (`None`: no reason given).
+    pub other_file: Option<bool>,
     /// The reply says the bookmark forgot shown lines (they may come again).
     pub forgot: bool,
     /// What condensing did to the lines shown, from the notes ("N ANSI escape sequences
@@ -249,6 +252,11 @@ pub(crate) struct Condensing {
 
 /// How the `bgtail-exact-1` text says a reset's reason is that the log shrank.
 const SHRANK: &str = "the log shrank";
+/// How it says that what sits at the path is not the file the last read saw.
+const OTHER_FILE: [&str; 2] = [
+    "another file now sits at the log path",
+    "the id now resolves to another log path",
+];
 
 /// The first unsigned number at the start of `s`, and what follows it.
 fn leading_number(s: &str) -> Option<(u64, &str)> {
@@ -440,6 +448,7 @@ impl Claimed {
     fn reset_because(&mut self, reason: &str) {
         self.reset = true;
         self.shrank = Some(contains(reason, SHRANK));
+        self.other_file = Some(OTHER_FILE.iter().any(|words| contains(reason, words)));
     }
 
     fn read_upstream(&mut self, parsed: &Parsed<'_>) {

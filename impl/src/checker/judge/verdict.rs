@@ -24,6 +24,9 @@ pub enum AnomalyKind {
     FalseClaim,
     /// A reset was reported without a new generation, or a new generation went unreported.
     WrongReset,
+    /// A reset's stated reason names something that did not happen to the log: a shrink of a
+    /// log that did not shrink, another file where the same one sits, or the reverse.
+    UntrueReason,
     /// The condensed body is longer than the budget allows.
     OverBudget,
 }
@@ -35,9 +38,10 @@ impl AnomalyKind {
             AnomalyKind::Lost => "nothing lost",
             AnomalyKind::Stalled => "progress",
             AnomalyKind::Repeated => "repeats bounded",
-            AnomalyKind::DishonestCount | AnomalyKind::UntrueLine | AnomalyKind::FalseClaim => {
-                "honest counts"
-            }
+            AnomalyKind::DishonestCount
+            | AnomalyKind::UntrueLine
+            | AnomalyKind::FalseClaim
+            | AnomalyKind::UntrueReason => "honest counts",
             AnomalyKind::WrongReset => "resets seen",
             AnomalyKind::OverBudget => "bounded output",
         }
