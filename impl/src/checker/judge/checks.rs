@@ -1,7 +1,8 @@
 //! The checks of one reply, one guarantee or one kind of statement at a time.
 
 use super::align::{align, Aligned};
-use super::text::{Claimed, Condensing, Parsed, ResultObject};
+use super::result_object::ResultObject;
+use super::text::{Claimed, Condensing, Parsed};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
 use super::{statements, Judge, Opening, ReadInput, Rules};

@@ -42,6 +42,7 @@ mod checks;
 mod delivered;
 mod literal;
 mod plain;
+mod result_object;
 mod statements;
 mod text;
 mod truth;
