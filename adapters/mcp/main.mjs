@@ -12,8 +12,8 @@
 //
 // `snapshot` and `restore` hand out and put back the server's bookmarks (`bookmarks.state` in
 // the jobs folder, as text, without the line index: see `snapshot`); `reset` forgets them.
-// A server whose tools are named otherwise, or keep
-// no such file, is still read and judged; say so with `--no-snapshot`.
+// A server with `bgattach` and `bgtail` tools that keeps no such file is still read and
+// judged: say so with `--no-snapshot`.
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

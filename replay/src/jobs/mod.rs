@@ -151,9 +151,8 @@ impl Jobs {
         }
         // The state the read was made with: a job that ends during the read is said to run,
         // as the reply's partial line says, and the next read sees it ended.
-        let after = status::of(&record, state.get(id));
         let status = Status {
-            read_to: after.read_to,
+            read_to: state.get(id).map(|b| b.settled_end),
             ..before
         };
         Ok(ReadOutcome {
