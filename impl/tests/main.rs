@@ -5,6 +5,7 @@
 mod common;
 
 mod bad_input;
+mod drain_judge;
 mod exact_behaviour;
 mod exact_contract_proptest;
 mod exact_index;

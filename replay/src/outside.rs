@@ -326,6 +326,14 @@ impl Engine for OutsideEngine {
         !self.capabilities.no_window
     }
 
+    fn drains(&self) -> bool {
+        self.capabilities.drain
+    }
+
+    fn largest_view(&self) -> u64 {
+        self.capabilities.largest_view(&self.limits)
+    }
+
     fn read(
         &self,
         state: &mut OutsideState,

@@ -70,7 +70,7 @@ pub fn describe(e: &ProcessEngine) -> String {
 }
 
 /// Each capability by its protocol name, and whether the engine has it.
-fn capability_names(c: bgtail::protocol::Capabilities) -> [(&'static str, bool); 8] {
+fn capability_names(c: bgtail::protocol::Capabilities) -> [(&'static str, bool); 10] {
     [
         ("raw", c.raw),
         ("bytes", c.bytes),
@@ -80,6 +80,8 @@ fn capability_names(c: bgtail::protocol::Capabilities) -> [(&'static str, bool);
         ("snapshot", c.snapshot),
         ("no_window", c.no_window),
         ("exit_by_running", c.exit_by_running),
+        ("drain", c.drain),
+        ("appends_only", c.appends_only),
     ]
 }
 

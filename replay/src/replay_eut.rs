@@ -101,7 +101,13 @@ impl Outside {
         let mut audit = Audit::new(rules(engine, trace));
         let mut running = true;
         let mut reads = Vec::new();
+        // A reader fed the job's output stream cannot be shown a log changed other than by an
+        // append: from the first such change on, its reads are not replayed.
+        let mut unseeable: Option<&'static str> = None;
         for (index, event) in trace.events.iter().enumerate() {
+            if engine.capabilities.appends_only && unseeable.is_none() {
+                unseeable = change_not_an_append(event);
+            }
             let event = &as_written(event, engine.capabilities.exit_by_running);
             event
                 .apply_to_file(&log)
@@ -114,6 +120,11 @@ impl Outside {
                     index,
                     read.request(running, trace.header.running_gate),
                     "the trace's limits are its own, not the engine's",
+                )),
+                Event::Read(read) if unseeable.is_some() => reads.push(not_replayed(
+                    index,
+                    read.request(running, trace.header.running_gate),
+                    unseeable.unwrap_or_default(),
                 )),
                 Event::Read(read) => {
                     let step = Step {
@@ -153,8 +164,21 @@ fn declares(declared: Option<bgtail::protocol::DeclaredLimits>, limits: &bgtail:
         && its.default_lines == limits.default_lines
 }
 
+/// Why a reader with `appends_only` cannot be shown `event`, when it is a change of the log
+/// other than an append.
+fn change_not_an_append(event: &Event) -> Option<&'static str> {
+    match event {
+        Event::Truncate(_) => Some("not supported: the log is cut, and the reader is fed the job's output stream (appends_only)"),
+        Event::Rewrite(_) => Some("not supported: the log is rewritten in place, and the reader is fed the job's output stream (appends_only)"),
+        Event::Replace(_) => Some("not supported: another file replaces the log, and the reader is fed the job's output stream (appends_only)"),
+        Event::Remove(_) => Some("not supported: the log is removed, and the reader is fed the job's output stream (appends_only)"),
+        _ => None,
+    }
+}
+
 /// What the judge holds an outside engine to: the format it names, the limits it declares
-/// (the trace's, or upstream's, where it declares none), and its line window.
+/// (the trace's, or upstream's, where it declares none), its line window, whether it drains,
+/// and its largest view.
 fn rules(engine: &ProcessEngine, trace: &Trace) -> bgtail::judge::Rules {
     let mut limits = trace.limits();
     if let Some(d) = engine.limits {
@@ -162,6 +186,8 @@ fn rules(engine: &ProcessEngine, trace: &Trace) -> bgtail::judge::Rules {
     }
     let mut rules = bgtail::judge::Rules::new(engine.text_format, limits);
     rules.line_window = !engine.capabilities.no_window;
+    rules.drain = engine.capabilities.drain;
+    rules.largest_view = engine.capabilities.largest_view(&rules.limits);
     if let Some(plain) = &engine.plain {
         rules.plain = plain.clone();
     }

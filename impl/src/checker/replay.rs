@@ -258,11 +258,14 @@ impl ReadRecord {
     }
 }
 
-/// The rules an engine is judged by: its text format, its limits, and its line window.
+/// The rules an engine is judged by: its text format, its limits, its line window, whether it
+/// drains, and its largest view.
 pub fn rules_of<E: Engine>(engine: &E) -> crate::checker::judge::Rules {
     let mut rules =
         crate::checker::judge::Rules::new(engine.text_format(), engine.limits().clone());
     rules.line_window = engine.line_window();
+    rules.drain = engine.drains();
+    rules.largest_view = engine.largest_view();
     if let Some(plain) = engine.plain() {
         rules.plain = plain.clone();
     }

@@ -269,6 +269,16 @@ pub struct Capabilities {
     /// ends the job as the harness would (mux's wrapper writes an `exit_code` file).
     #[serde(default, skip_serializing_if = "is_false")]
     pub exit_by_running: bool,
+    /// The reader drains: each read returns only what the log gained since the previous read
+    /// of the job, so a line it did not deliver whole is out of reach once a read has passed
+    /// it (Codex's `write_stdin` polls). The judge names such lines `OutOfReach`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub drain: bool,
+    /// The reader is fed the job's output stream, not its log file: it cannot be shown a log
+    /// cut, rewritten, replaced or deleted. Checkers and replays report those actions and the
+    /// traces that take them as not supported for it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub appends_only: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -276,6 +286,16 @@ fn is_false(b: &bool) -> bool {
 }
 
 impl Capabilities {
+    /// The largest view a request to such an engine reads under `limits`: the largest a
+    /// request may ask for when it takes `bytes`, else its default view.
+    pub fn largest_view(&self, limits: &crate::Limits) -> u64 {
+        if self.bytes {
+            limits.view_max
+        } else {
+            limits.view_default
+        }
+    }
+
     /// Every capability.
     pub fn all() -> Self {
         Capabilities {
@@ -287,6 +307,8 @@ impl Capabilities {
             snapshot: true,
             no_window: false,
             exit_by_running: false,
+            drain: false,
+            appends_only: false,
         }
     }
 }

@@ -275,6 +275,17 @@ pub trait Engine {
         true
     }
 
+    /// Whether the reader drains: each read returns only what the log gained since the
+    /// previous one (Codex's polls; neither in-crate engine does).
+    fn drains(&self) -> bool {
+        false
+    }
+
+    /// The largest view (bytes at the log's end) any request the engine accepts reads.
+    fn largest_view(&self) -> u64 {
+        self.limits().view_max
+    }
+
     /// Performs one read. Same state, same log bytes, same request: same reply and state.
     fn read(
         &self,

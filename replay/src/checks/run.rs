@@ -157,8 +157,18 @@ pub fn outside_model(
     if !caps.bytes {
         config.views.clear();
     }
+    // A reader fed the job's output stream cannot be shown a log cut or rewritten in place:
+    // those actions are left out, and the bound's name says so.
+    let unsupported = caps.appends_only && (config.truncate || config.rewrite);
+    if caps.appends_only {
+        config.truncate = false;
+        config.rewrite = false;
+    }
     let complete = args.bound.complete() && caps.raw && caps.bytes && same_limits;
-    let bound = bound_name(args.bound, &config);
+    let mut bound = bound_name(args.bound, &config);
+    if unsupported {
+        bound.push_str(" [Truncate, Rewrite: not supported (appends_only)]");
+    }
     Ok((TailModel::new(engine, config), complete, bound))
 }
 

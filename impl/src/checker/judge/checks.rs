@@ -1,6 +1,8 @@
 //! The checks of one reply, one guarantee or one kind of statement at a time.
 
 use super::align::{align, Aligned};
+use super::codex::{self, CodexReply};
+use super::drain::{self, Drained};
 use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
 use super::truth::Truth;
@@ -33,9 +35,11 @@ impl Judge {
         let truth = Truth::of(input.log, &windowed(rules, input.request), &rules.limits);
         let mut v = Verdict::default();
         let object = (rules.text_format == TextFormat::Mux).then(|| ResultObject::of(input.text));
-        let text = match &object {
-            Some(Ok(o)) => o.output.as_str(),
-            Some(Err(why)) => {
+        let enveloped = rules.codex_envelope.then(|| codex::parse(input.text));
+        let text = match (&object, &enveloped) {
+            (_, Some(c)) => c.display,
+            (Some(Ok(o)), _) => o.output.as_str(),
+            (Some(Err(why)), _) => {
                 v.push(Anomaly::new(
                     AnomalyKind::UntrueLine,
                     None,
@@ -44,7 +48,7 @@ impl Judge {
                 ));
                 ""
             }
-            None => input.text,
+            (None, None) => input.text,
         };
         let opening = self.opening(input.log, input.file);
         let first = opening == Opening::First;
@@ -55,8 +59,16 @@ impl Judge {
             *self = Judge::default();
         }
         let raw = input.request.raw;
+        let codex = (rules.text_format == TextFormat::Codex).then(|| codex::parse(text));
         let (parsed, mut claimed) = if rules.text_format == TextFormat::Plain {
             super::plain::parse(text, &rules.plain)
+        } else if let Some(c) = &codex {
+            let claimed = Claimed {
+                running: c.running,
+                says_cut: c.says_cut,
+                ..Claimed::default()
+            };
+            (Parsed::default(), claimed)
         } else {
             let parsed = Parsed::of(text, rules.text_format, raw);
             let claimed = Claimed::of(&parsed, rules.text_format);
@@ -65,8 +77,19 @@ impl Judge {
         if let Some(Ok(o)) = &object {
             claimed.running = o.running;
         }
+        if let Some(c) = &enveloped {
+            claimed.running = c.running;
+            super::reach::check_codex(c, input.log, self.last.map_or(0, |l| l.len), &mut v);
+        }
         let claims = self.claims(&truth, input, &mut v);
-        let aligned = align(&truth, &parsed.body, rules, raw, &claims, &mut v.anomalies);
+        let drained = codex
+            .as_ref()
+            .map(|c| self.drain(rules, &truth, input, c, &mut v));
+        let open = drained.as_ref().and_then(|d| d.open);
+        let aligned = match drained {
+            Some(d) => d.aligned,
+            None => align(&truth, &parsed.body, rules, raw, &claims, &mut v.anomalies),
+        };
         check_claims(&truth, &claims, &aligned, &mut v);
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
         v.flags.folded = aligned.folded;
@@ -104,14 +127,50 @@ impl Judge {
         if rules.text_format == TextFormat::Exact {
             self.judge_statements(rules, &read, &parsed, input, first, &mut v);
         }
+        self.check_reach(rules, &truth, input, &aligned.complete, &mut v);
         v.flags.partial_completed = self.completes_partial(&v.delivered);
         self.record(&truth, &aligned, &claimed, input);
+        self.open = open;
         // Anomalies found while matching set their flags too.
         let found: Vec<Anomaly> = v.anomalies.drain(..).collect();
         for a in found {
             v.push(a);
         }
         v
+    }
+
+    /// A drain's reply: its text placed on the bytes gained since the last read, its counts,
+    /// and its body against the budget (the log's text it shows, markers left out).
+    fn drain(
+        &self,
+        rules: &Rules,
+        truth: &Truth,
+        input: &ReadInput<'_>,
+        reply: &CodexReply<'_>,
+        v: &mut Verdict,
+    ) -> Drained {
+        let from = self.last.map_or(0, |l| l.len);
+        super::reach::check_codex(reply, input.log, from, v);
+        let d = drain::read(
+            truth,
+            input.log,
+            from,
+            self.open,
+            reply.display,
+            &mut v.anomalies,
+        );
+        if d.units > rules.limits.text_budget {
+            v.push(Anomaly::new(
+                AnomalyKind::OverBudget,
+                None,
+                format!(
+                    "at most {} units of the log's text",
+                    rules.limits.text_budget
+                ),
+                format!("{} units", d.units),
+            ));
+        }
+        d
     }
 
     /// The engine's claimed ranges as a flag per line of `truth` (empty: no claims).
@@ -178,7 +237,7 @@ impl Judge {
             return;
         };
         let none_carried = !undelivered.iter().any(|&i| carried(i));
-        if none_carried && claimed.left_out.unwrap_or(0) == 0 {
+        if none_carried && claimed.left_out.unwrap_or(0) == 0 && !claimed.says_cut {
             v.hidden = undelivered.iter().map(|&i| truth.spans[i]).collect();
             v.push(Anomaly::new(
                 AnomalyKind::Lost,

@@ -44,6 +44,9 @@ pub struct Judge {
     pub(super) partial_delivered: Vec<u64>,
     /// Whether the engine said it forgot coverage in this generation (repeats allowed after).
     pub(super) forgot: bool,
+    /// A drain's line still being written whose bytes so far the last read showed through the
+    /// log's end, by its start: the next read may finish it (see `drain`).
+    pub(super) open: Option<u64>,
 }
 
 /// `item` into the sorted `list`, once.
@@ -87,6 +90,7 @@ impl Judge {
             delivered,
             partial_delivered: Vec::new(),
             forgot,
+            open: None,
         }
     }
 

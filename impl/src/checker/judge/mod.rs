@@ -39,9 +39,12 @@
 
 mod align;
 mod checks;
+mod codex;
 mod delivered;
+mod drain;
 mod literal;
 mod plain;
+mod reach;
 mod result_object;
 mod statements;
 mod text;
@@ -74,16 +77,35 @@ pub struct Rules {
     /// A plain reader's declaration (`plain-1`): its header, notes and how it prints a line.
     /// Other formats ignore it.
     pub plain: Plain,
+    /// Whether the reader drains (Codex's polls): each read owes exactly the bytes the log
+    /// gained since the previous one, and a line not delivered whole is then out of reach.
+    pub drain: bool,
+    /// The largest view (bytes at the log's end) any request the reader accepts reads: a
+    /// line longer than it can never be delivered.
+    pub largest_view: u64,
+    /// Whether each reply comes inside Codex's envelope, taken off before the text is read
+    /// in `text_format` (`bgtail-exact-1-in-codex`).
+    pub codex_envelope: bool,
 }
 
 impl Rules {
     /// The rules of an engine with a line window.
+    /// `bgtail-exact-1-in-codex` is read as `bgtail-exact-1` inside Codex's envelope.
     pub fn new(text_format: TextFormat, limits: Limits) -> Rules {
+        let largest_view = limits.view_max;
+        let codex_envelope = text_format == TextFormat::CodexExact;
         Rules {
-            text_format,
+            text_format: if codex_envelope {
+                TextFormat::Exact
+            } else {
+                text_format
+            },
+            codex_envelope,
             limits,
             line_window: true,
             plain: Plain::default(),
+            drain: false,
+            largest_view,
         }
     }
 }

@@ -168,6 +168,9 @@ pub(crate) struct Claimed {
     pub every_line: Option<(u64, u64)>,
     /// Whether the job runs, as the reply states it (mux's `status`).
     pub running: Option<bool>,
+    /// The reply says text was dropped without counting lines (Codex's `... K bytes omitted
+    /// ...` and `…N tokens truncated…`): the lines it did not carry were said to be left out.
+    pub says_cut: bool,
 }
 
 /// What a `bgtail-exact-1` text says besides the counts of [`Claimed`]: where a read stands,

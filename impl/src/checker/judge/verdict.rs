@@ -29,13 +29,16 @@ pub enum AnomalyKind {
     UntrueReason,
     /// The condensed body is longer than the budget allows.
     OverBudget,
+    /// A line no request the reader accepts can ever deliver: a drain read past it without
+    /// delivering it whole, or it is longer than the reader's largest view.
+    OutOfReach,
 }
 
 impl AnomalyKind {
     /// The model's property this anomaly breaks.
     pub fn property(self) -> &'static str {
         match self {
-            AnomalyKind::Lost => "nothing lost",
+            AnomalyKind::Lost | AnomalyKind::OutOfReach => "nothing lost",
             AnomalyKind::Stalled => "progress",
             AnomalyKind::Repeated => "repeats bounded",
             AnomalyKind::DishonestCount
@@ -165,7 +168,7 @@ pub struct Verdict {
     pub delivered: Vec<(u64, u64)>,
     /// Of those, the ones a condensed read delivered again (not counting after a forget).
     pub repeated: Vec<(u64, u64)>,
-    /// Lines a `Lost` anomaly hid.
+    /// Lines a `Lost` anomaly hid, and lines put out of reach (`OutOfReach`).
     pub hidden: Vec<(u64, u64)>,
     /// Whether this read found a new generation.
     pub new_generation: bool,
@@ -186,7 +189,7 @@ impl Verdict {
     pub(super) fn push(&mut self, anomaly: Anomaly) {
         let f = &mut self.flags;
         match anomaly.kind {
-            AnomalyKind::Lost => f.lost = true,
+            AnomalyKind::Lost | AnomalyKind::OutOfReach => f.lost = true,
             AnomalyKind::Stalled => f.stalled = true,
             AnomalyKind::Repeated => f.repeated = true,
             AnomalyKind::OverBudget => f.over_budget = true,
@@ -213,6 +216,7 @@ mod tests {
             v.flags
         };
         assert!(flags(AnomalyKind::Lost).lost);
+        assert!(flags(AnomalyKind::OutOfReach).lost);
         assert!(flags(AnomalyKind::Stalled).stalled);
         assert!(flags(AnomalyKind::Repeated).repeated);
         assert!(flags(AnomalyKind::OverBudget).over_budget);

@@ -72,6 +72,16 @@ pub enum TextFormat {
     /// them, and how it prints them — `\r`, escape sequences, blank and long lines, a header
     /// and notes — is declared in `init_ok`'s `plain` object (`bgtail::plain`).
     Plain,
+    /// Codex CLI's `write_stdin` poll (`codex-343074d4`): an envelope (`Process running with
+    /// session ID N` or `Process exited with code N`, `Original token count`, `Output:`), then
+    /// the bytes drained since the last poll as they are, cut by `... K bytes omitted ...` and
+    /// `…N tokens truncated…` under a warning when they did not fit.
+    Codex,
+    /// This crate's exact engine behind Codex's `write_stdin` (`bgtail-exact-1-in-codex`):
+    /// Codex's envelope (`Process running with session ID N` or `Process exited with code
+    /// N`, `Output:`), then a `bgtail-exact-1` text. The judge reads it as that format once
+    /// the envelope is taken off ([`crate::judge::Rules::new`]).
+    CodexExact,
 }
 
 impl TextFormat {
@@ -83,16 +93,20 @@ impl TextFormat {
             TextFormat::GeminiCli => "gemini-cli-0.56",
             TextFormat::Mux => "mux-0.28",
             TextFormat::Plain => "plain-1",
+            TextFormat::Codex => "codex-343074d4",
+            TextFormat::CodexExact => "bgtail-exact-1-in-codex",
         }
     }
 
     /// Every format, in the order the protocol's page lists them.
-    pub const ALL: [TextFormat; 5] = [
+    pub const ALL: [TextFormat; 7] = [
         TextFormat::Upstream,
         TextFormat::Exact,
         TextFormat::GeminiCli,
         TextFormat::Mux,
         TextFormat::Plain,
+        TextFormat::Codex,
+        TextFormat::CodexExact,
     ];
 
     /// The format a `text_format` names.

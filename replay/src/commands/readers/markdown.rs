@@ -7,6 +7,10 @@ use super::table::{properties, Reader, PARTIAL_LINES};
 pub(super) const BEGIN: &str = "<!-- bgtail readers: begin -->";
 pub(super) const END: &str = "<!-- bgtail readers: end -->";
 
+/// The model's property a reset's report is held to: not checked for a reader that is only
+/// ever shown appends.
+const RESETS_SEEN: &str = "resets seen";
+
 /// `page` with `table` between its markers.
 pub(super) fn with_generated(page: &str, table: &str) -> Option<String> {
     let begin = page.find(BEGIN)? + BEGIN.len();
@@ -60,6 +64,9 @@ pub(super) fn render(rows: &[(&Reader, Measured)]) -> String {
                 Some(broken) => cell(broken),
                 None if *c == PARTIAL_LINES && !writes_partial_lines(reader) => {
                     "not checked (no bound writes partial lines)".to_owned()
+                }
+                None if *c == RESETS_SEEN && m.appends_only => {
+                    "not supported (fed the output stream: no cut or rewrite to see)".to_owned()
                 }
                 None => "holds".to_owned(),
             })

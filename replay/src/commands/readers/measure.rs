@@ -35,6 +35,9 @@ pub(super) struct Measured {
     pub checked: Vec<(String, usize)>,
     /// Each witness's bound and its length.
     pub replayed: Vec<(String, usize)>,
+    /// Whether the reader is fed the job's output stream (`appends_only`): no bound cuts or
+    /// rewrites its log, so whether it sees a reset is not checked.
+    pub appends_only: bool,
     pub corpus: Corpus,
 }
 
@@ -53,9 +56,10 @@ pub(super) struct Corpus {
 /// One reader: each bound checked, then the corpus.
 pub(super) fn measure(
     reader: &Reader,
-    engine: &ReplayEngine,
+    engines: &super::Engines,
     args: &Args,
 ) -> anyhow::Result<Measured> {
+    let engine = &engines.model;
     let mut measured = Measured::default();
     for spec in reader.bounds {
         let check_args = check_args(engine, spec, args);
@@ -68,6 +72,7 @@ pub(super) fn measure(
             }
             ReplayEngine::Command(command) => {
                 let (summary, model, _) = outside_check(&check_args, command)?;
+                measured.appends_only |= model.engine.capabilities.appends_only;
                 record(&mut measured, &model, &summary, (spec.bound, &label), args)?;
             }
         }
@@ -75,7 +80,7 @@ pub(super) fn measure(
     for witness in reader.witnesses {
         replay_witness(&mut measured, witness, engine, args)?;
     }
-    measured.corpus = corpus(engine, args)?;
+    measured.corpus = corpus(&engines.corpus, args)?;
     Ok(measured)
 }
 

@@ -1,5 +1,6 @@
-//! `bgtail readers`: every reader the project measures — the exact engine, and pi-bgrun's,
-//! Gemini CLI's and mux's own code through their adapters — model-checked at CI-sized bounds
+//! `bgtail readers`: every reader the project measures — the exact engine, pi-bgrun's, Gemini
+//! CLI's and mux's own code through their adapters, Codex's compiled from its own files, and
+//! Codex's driver with the exact engine in its place — model-checked at CI-sized bounds
 //! and replayed over the corpus with the contract required, as the tables of
 //! `docs/readers.md`. The command writes the page's generated part (between its markers), or
 //! with `--check` fails when the page differs from what the checks give.
@@ -24,7 +25,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every checkout is found before any check runs, so that a missing one fails at once.
     let engines = READERS
         .iter()
-        .map(|r| engine_of(r, &shared))
+        .map(|r| engines_of(r, &shared))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut rows = Vec::new();
     for (reader, engine) in READERS.iter().zip(&engines) {
@@ -61,10 +62,20 @@ fn shared_dir(flag: Option<&Path>) -> PathBuf {
     }
 }
 
-/// The reader's engine, as `check` and `replay` name it.
-fn engine_of(reader: &Reader, shared: &Path) -> anyhow::Result<ReplayEngine> {
+/// The reader's engines, as `check` and `replay` name them: the one the model checks, and the
+/// one the corpus is replayed through (the same but for a reader scaled down for the model).
+pub(super) struct Engines {
+    pub model: ReplayEngine,
+    pub corpus: ReplayEngine,
+}
+
+fn engines_of(reader: &Reader, shared: &Path) -> anyhow::Result<Engines> {
+    let same = |engine: ReplayEngine| Engines {
+        model: engine.clone(),
+        corpus: engine,
+    };
     Ok(match reader.source {
-        Source::Exact => ReplayEngine::Builtin(EngineArg::Exact),
+        Source::Exact => same(ReplayEngine::Builtin(EngineArg::Exact)),
         Source::Adapter { folder, checkout } => {
             let path = shared.join(checkout);
             if !path.exists() {
@@ -74,10 +85,36 @@ fn engine_of(reader: &Reader, shared: &Path) -> anyhow::Result<ReplayEngine> {
                     reader.name
                 );
             }
-            ReplayEngine::Command(format!(
+            same(ReplayEngine::Command(format!(
                 "node adapters/{folder}/main.mjs {}",
                 path.display()
-            ))
+            )))
+        }
+        Source::Binary {
+            name,
+            model_args,
+            corpus_args,
+        } => {
+            let binary = sibling_binary(name)?.display().to_string();
+            let command = |args: &str| format!("{binary} {args}").trim_end().to_string();
+            Engines {
+                model: ReplayEngine::Command(command(model_args)),
+                corpus: ReplayEngine::Command(command(corpus_args)),
+            }
         }
     })
+}
+
+/// `name` in the folder of the running `bgtail` (cargo builds a workspace's binaries there).
+fn sibling_binary(name: &str) -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe().context("the running bgtail's path")?;
+    let path = exe.with_file_name(name);
+    if !path.is_file() {
+        bail!(
+            "{}: missing; build it with `cargo build --release -p {name}` (or without --release \
+             for a debug bgtail): it compiles its upstream code from the shared folder",
+            path.display()
+        );
+    }
+    Ok(path)
 }

@@ -14,6 +14,14 @@ pub(super) enum Source {
         folder: &'static str,
         checkout: &'static str,
     },
+    /// A binary of this workspace built beside `bgtail` (its upstream code compiled in from
+    /// the shared folder), checked with `model_args` (its sizes scaled down) and replayed over
+    /// the corpus with `corpus_args` (at upstream's sizes).
+    Binary {
+        name: &'static str,
+        model_args: &'static str,
+        corpus_args: &'static str,
+    },
 }
 
 /// One bound a reader is checked at: a named bound with CI-sized overrides.
@@ -57,7 +65,7 @@ pub(super) const CI_SMALL: At = at(Bound::Ci, Some(3), Some(2));
 /// world: 7,845 and 482 s); with this bound among mux's, a `bgtail readers` run takes 18 m 53 s.
 pub(super) const CI_ONE_LINE: At = at(Bound::Ci, Some(1), Some(2));
 
-pub(super) const READERS: [Reader; 4] = [
+pub(super) const READERS: [Reader; 6] = [
     Reader {
         name: "bgtail exact",
         source: Source::Exact,
@@ -146,6 +154,34 @@ pub(super) const READERS: [Reader; 4] = [
                 ],
             },
         ],
+    },
+    Reader {
+        name: "Codex at 343074d4 (its own code)",
+        source: Source::Binary {
+            name: "bgtail-codex",
+            model_args: "--scaled",
+            corpus_args: "",
+        },
+        bounds: &[
+            at(Bound::Gap, None, None),
+            at(Bound::Cap, None, None),
+            CI_SMALL,
+        ],
+        witnesses: &[],
+    },
+    Reader {
+        name: "Codex at 343074d4 with bgtail exact",
+        source: Source::Binary {
+            name: "bgtail-codex",
+            model_args: "--exact --scaled",
+            corpus_args: "--exact",
+        },
+        bounds: &[
+            at(Bound::Gap, None, None),
+            at(Bound::Cap, None, None),
+            CI_SMALL,
+        ],
+        witnesses: &[],
     },
 ];
 
