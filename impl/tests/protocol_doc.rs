@@ -123,6 +123,34 @@ fn every_message() -> Vec<Value> {
             in_reply_to: 0,
             version: 1,
             engine: EngineInfo {
+                name: "codex".into(),
+                version: "343074d4".into(),
+            },
+            capabilities: serde_json::from_value(json!({
+                "reset": true, "snapshot": true, "no_window": true, "exit_by_running": true,
+                "drain": true, "appends_only": true
+            }))
+            .unwrap(),
+            limits: Some(serde_json::from_value(json!({"text_budget": 40000})).unwrap()),
+            text_format: Some("codex-343074d4".into()),
+            plain: None,
+        },
+        FromEngine::InitOk {
+            in_reply_to: 0,
+            version: 1,
+            engine: EngineInfo {
+                name: "codex-exact".into(),
+                version: "1".into(),
+            },
+            capabilities: Capabilities::default(),
+            limits: None,
+            text_format: Some("bgtail-exact-1-in-codex".into()),
+            plain: None,
+        },
+        FromEngine::InitOk {
+            in_reply_to: 0,
+            version: 1,
+            engine: EngineInfo {
                 name: "tail.py".into(),
                 version: "1".into(),
             },
