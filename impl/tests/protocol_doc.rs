@@ -124,7 +124,7 @@ fn every_message() -> Vec<Value> {
             version: 1,
             engine: EngineInfo {
                 name: "codex".into(),
-                version: "343074d4".into(),
+                version: "1".into(),
             },
             capabilities: serde_json::from_value(json!({
                 "reset": true, "snapshot": true, "no_window": true, "exit_by_running": true,

@@ -83,8 +83,21 @@ pub fn load(path: &Path) -> anyhow::Result<Trace> {
 }
 
 /// Replays one trace through the chosen engines.
+/// A trace whose limits are another reader's that the in-crate engines cannot keep (a budget
+/// below one capped line: Codex's, scaled for the model) is reported read by read as not
+/// replayed, with the relation they break.
 pub fn replay_trace(trace: &Trace, engine: EngineArg) -> Vec<Replay> {
     let limits = trace.limits();
+    let names = [(EngineArg::Shipped, "shipped"), (EngineArg::Exact, "exact")];
+    let chosen = names
+        .into_iter()
+        .filter(|(e, _)| engine == EngineArg::Both || engine == *e);
+    if let Err(why) = limits.validate() {
+        let why = format!("the trace's limits are another reader's: {why}");
+        return chosen
+            .map(|(_, name)| bgtail::replay::not_replayed(name, trace, &why))
+            .collect();
+    }
     let mut out = Vec::new();
     if engine != EngineArg::Exact {
         out.push(replay(&ShippedEngine::new(limits.clone()), trace));

@@ -116,12 +116,12 @@ impl Outside {
             audit.event(event);
             match event {
                 Event::Exit(_) => running = false,
-                Event::Read(read) if limits_differ => reads.push(not_replayed(
+                Event::Read(read) if limits_differ => reads.push(ReadRecord::not_replayed(
                     index,
                     read.request(running, trace.header.running_gate),
                     "the trace's limits are its own, not the engine's",
                 )),
-                Event::Read(read) if unseeable.is_some() => reads.push(not_replayed(
+                Event::Read(read) if unseeable.is_some() => reads.push(ReadRecord::not_replayed(
                     index,
                     read.request(running, trace.header.running_gate),
                     unseeable.unwrap_or_default(),
@@ -236,7 +236,7 @@ fn read_once(
     } = step;
     let request = read.request(running, trace.header.running_gate);
     if let Some(missing) = unsupported(engine, read, &request) {
-        return Ok(not_replayed(
+        return Ok(ReadRecord::not_replayed(
             index,
             request,
             &format!("the engine has no {missing}"),
@@ -268,7 +268,7 @@ fn read_once(
             text,
             ..
         } => {
-            return Ok(not_replayed(
+            return Ok(ReadRecord::not_replayed(
                 index,
                 request,
                 &format!("not supported: {text}"),
@@ -319,13 +319,6 @@ fn as_written(event: &Event, exit_by_running: bool) -> Event {
 }
 
 /// A read the engine was not asked, and why.
-fn not_replayed(index: usize, request: bgtail::Request, why: &str) -> ReadRecord {
-    ReadRecord {
-        text: format!("(not replayed: {why})"),
-        ..ReadRecord::new(index, request)
-    }
-}
-
 /// `details` with the real log path written as the trace's.
 fn as_traced(mut details: Map<String, Value>, real: &str, traced: &str) -> Map<String, Value> {
     if let Some(path) = details.get_mut("logPath") {

@@ -53,6 +53,16 @@ pub const GEMINI_CLI: Input = Input {
     ),
 };
 
+/// Codex CLI's unified-exec output path at upstream's paths: `adapters/codex`'s build compiles
+/// its head-tail buffer and token truncation from here.
+pub const CODEX: Input = Input {
+    path: "upstream/codex-343074d4",
+    what: "Codex CLI's unified-exec output path (Apache-2.0), at upstream's paths",
+    origin: "github.com/openai/codex at commit 343074d4207d572809bd8cea15f4be1d09d98e0b: \
+             codex-rs/core/src/unified_exec/{mod,head_tail_buffer,head_tail_buffer_tests}.rs, \
+             codex-rs/utils/string/src/truncate.rs and truncate/tests.rs, LICENSE, NOTICE",
+};
+
 /// The recorded pi sessions whose bgtail replies the shipped engine must reproduce.
 pub const SESSIONS: Input = Input {
     path: "upstream-sessions",
@@ -62,7 +72,7 @@ pub const SESSIONS: Input = Input {
 };
 
 /// Every input the tests read, in the order `cargo xtask test` checks them.
-pub const ALL: [Input; 4] = [PI_BGRUN, SESSIONS, GEMINI_CLI, MUX];
+pub const ALL: [Input; 5] = [PI_BGRUN, SESSIONS, GEMINI_CLI, MUX, CODEX];
 
 /// The workspace's root: the folder holding `Cargo.toml`'s `[workspace]`, the parent of the
 /// crate under test. Read when the test runs (cargo sets `CARGO_MANIFEST_DIR` for it), not

@@ -35,8 +35,21 @@ fn every_trace_through_both_engines() {
         let text = std::fs::read_to_string(path).unwrap();
         let trace = Trace::parse(&path.display().to_string(), &text).unwrap();
         let limits = trace.limits();
-        let shipped = replay(&ShippedEngine::new(limits.clone()), &trace);
-        let exact = replay(&ExactEngine::new(limits), &trace);
+        // Another reader's limits the in-crate engines cannot keep (Codex's scaled budget):
+        // every read is reported not replayed, with the relation they break.
+        let (shipped, exact) = match limits.validate() {
+            Ok(()) => (
+                replay(&ShippedEngine::new(limits.clone()), &trace),
+                replay(&ExactEngine::new(limits), &trace),
+            ),
+            Err(why) => {
+                let why = format!("the trace's limits are another reader's: {why}");
+                (
+                    bgtail::replay::not_replayed("shipped", &trace, &why),
+                    bgtail::replay::not_replayed("exact", &trace, &why),
+                )
+            }
+        };
         // The corpus's own verdicts, independent of the snapshots.
         assert!(
             shipped.tally.faithful(),

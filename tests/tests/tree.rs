@@ -93,7 +93,7 @@ fn looks_like_hash(token: &str) -> bool {
 fn may_name_a_commit(line: &str) -> bool {
     let lower = line.to_lowercase();
     lower.contains("measured at commit")
-        || ["pi-background-run", "mux", "gemini"]
+        || ["pi-background-run", "mux", "gemini", "codex"]
             .iter()
             .any(|p| lower.contains(p))
 }

@@ -22,6 +22,9 @@ use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
+/// The commit of Codex whose files the build compiles (docs/inputs.md), as the engine's version.
+const CODEX_COMMIT: &str = "343074d4";
+
 /// How the reader runs: Codex's own reading or the exact engine in its place, and at which
 /// sizes.
 #[derive(Clone, Copy)]
@@ -180,7 +183,7 @@ fn exact_init_ok(msg_id: u64, scaled: bool) -> FromEngine {
         engine: EngineInfo {
             name: "codex-exact".into(),
             version: format!(
-                "343074d4 with bgtail {}{}",
+                "{CODEX_COMMIT} with bgtail {}{}",
                 env!("CARGO_PKG_VERSION"),
                 if scaled {
                     ", scaled: the model's limits"
@@ -243,9 +246,9 @@ fn init_ok(msg_id: u64, scaled: bool) -> FromEngine {
         engine: EngineInfo {
             name: "codex".into(),
             version: if scaled {
-                format!("343074d4, scaled: a {SCALED_CAP}-byte head-tail buffer, {SCALED_TOKENS} tokens")
+                format!("{CODEX_COMMIT}, scaled: a {SCALED_CAP}-byte head-tail buffer, {SCALED_TOKENS} tokens")
             } else {
-                "343074d4".into()
+                CODEX_COMMIT.into()
             },
         },
         capabilities,

@@ -243,6 +243,14 @@ impl Audit {
 }
 
 impl ReadRecord {
+    /// The record of a read that was not sent, and why.
+    pub fn not_replayed(event: usize, request: crate::interface::api::Request, why: &str) -> Self {
+        ReadRecord {
+            text: format!("(not replayed: {why})"),
+            ..ReadRecord::new(event, request)
+        }
+    }
+
     /// The record of the read at trace event `event`, before its reply.
     pub fn new(event: usize, request: crate::interface::api::Request) -> Self {
         ReadRecord {
@@ -270,6 +278,30 @@ pub fn rules_of<E: Engine>(engine: &E) -> crate::checker::judge::Rules {
         rules.plain = plain.clone();
     }
     rules
+}
+
+/// A replay of `trace` through the engine named `engine` that sent no read, each reported as
+/// not replayed with `why` (the trace's limits are another reader's, which the engine cannot
+/// keep).
+pub fn not_replayed(engine: &str, trace: &Trace, why: &str) -> Replay {
+    let mut running = true;
+    let mut reads = Vec::new();
+    for (index, event) in trace.events.iter().enumerate() {
+        match event {
+            Event::Exit(_) => running = false,
+            Event::Read(read) => {
+                let request = read.request(running, trace.header.running_gate);
+                reads.push(ReadRecord::not_replayed(index, request, why));
+            }
+            _ => {}
+        }
+    }
+    Replay {
+        engine: engine.to_owned(),
+        reads,
+        tally: Tally::default(),
+        audited: false,
+    }
 }
 
 /// Replays `trace` through `engine`, every reply judged by the one judge.

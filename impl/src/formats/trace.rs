@@ -389,7 +389,7 @@ impl Trace {
         }
         if let Some(limits) = &header.limits {
             limits
-                .validate()
+                .validate_shape()
                 .map_err(|why| err(i + 1, 1, format!("bad limits: {why}")))?;
         }
         let mut events = Vec::new();

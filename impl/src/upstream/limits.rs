@@ -150,6 +150,14 @@ impl Limits {
                 longest_emission,
             });
         }
+        self.validate_shape()
+    }
+
+    /// The relations every reader's limits keep, whatever its guarantees: nothing counted is
+    /// 0, a fold is of two lines or more, the default view is not above the largest. A trace
+    /// may hold another reader's limits (Codex's budget is smaller than one of its long
+    /// lines); only the in-crate engines need [`Limits::validate`] too.
+    pub fn validate_shape(&self) -> Result<(), LimitsError> {
         let zero = |name: &'static str, value: u64| (value == 0).then_some(name);
         let zeroes = [
             zero("default_lines", self.default_lines),

@@ -3,7 +3,7 @@
 //! required.
 
 use super::args::Args;
-use super::table::{partial, properties, At, Reader, Witness, PARTIAL_LINES};
+use super::table::{partial, properties, At, Engines, Reader, Witness, PARTIAL_LINES};
 use crate::checks::bound::{bound_slug, configured, Bound, Spec};
 use crate::checks::run::{export, outside_check, outside_model, write_counterexample};
 use crate::corpus::{load, replay_trace, timeout, trace_files, ReplayEngine};
@@ -54,11 +54,7 @@ pub(super) struct Corpus {
 }
 
 /// One reader: each bound checked, then the corpus.
-pub(super) fn measure(
-    reader: &Reader,
-    engines: &super::Engines,
-    args: &Args,
-) -> anyhow::Result<Measured> {
+pub(super) fn measure(reader: &Reader, engines: &Engines, args: &Args) -> anyhow::Result<Measured> {
     let engine = &engines.model;
     let mut measured = Measured::default();
     for spec in reader.bounds {

@@ -18,7 +18,7 @@ use markdown::{render, with_generated, BEGIN, END};
 use measure::measure;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use table::{Reader, Source, READERS};
+use table::{Engines, Reader, Source, READERS};
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shared = shared_dir(args.shared.as_deref());
@@ -60,13 +60,6 @@ fn shared_dir(flag: Option<&Path>) -> PathBuf {
         (None, Some(env)) if !env.is_empty() => PathBuf::from(env),
         _ => PathBuf::from("../shared"),
     }
-}
-
-/// The reader's engines, as `check` and `replay` name them: the one the model checks, and the
-/// one the corpus is replayed through (the same but for a reader scaled down for the model).
-pub(super) struct Engines {
-    pub model: ReplayEngine,
-    pub corpus: ReplayEngine,
 }
 
 fn engines_of(reader: &Reader, shared: &Path) -> anyhow::Result<Engines> {

@@ -24,6 +24,13 @@ pub(super) enum Source {
     },
 }
 
+/// The reader's engines, as `check` and `replay` name them: the one the model checks, and the
+/// one the corpus is replayed through (the same but for a reader scaled down for the model).
+pub(super) struct Engines {
+    pub model: crate::corpus::ReplayEngine,
+    pub corpus: crate::corpus::ReplayEngine,
+}
+
 /// One bound a reader is checked at: a named bound with CI-sized overrides.
 pub(super) struct At {
     pub bound: Bound,
