@@ -6,6 +6,7 @@ mod common;
 
 mod bgtail_exact_ts;
 mod cli;
+mod codex;
 mod engine_protocol;
 mod explore_browser;
 mod json_output;

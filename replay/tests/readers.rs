@@ -3,7 +3,7 @@
 //! (mux's, found by full checks too slow for CI) are the committed ones byte for byte, and the
 //! committed counterexamples replay with their anomalies through `bgtail replay`.
 
-use crate::common::{gemini_cli_engine, mux_engine, repo, run_text as bgtail};
+use crate::common::{codex_engine, gemini_cli_engine, mux_engine, repo, run_text as bgtail};
 use std::collections::BTreeMap;
 
 /// The files in `dir` whose names start with `prefix`, with their text.
@@ -23,12 +23,13 @@ fn traces_in(dir: &std::path::Path, prefix: &str) -> BTreeMap<String, String> {
 fn the_readers_page_is_what_the_checks_give_and_its_counterexamples_are_committed() {
     bgtail_tests::inputs::require(&bgtail_tests::inputs::GEMINI_CLI);
     bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);
+    codex_engine("");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().display().to_string();
     let (code, report) = bgtail(&["readers", "--check", "--export", &out]);
     assert_eq!(code, Some(0), "{report}");
     let committed = repo().join("traces/counterexamples");
-    for reader in ["cmd-pi-bgrun-", "cmd-gemini-cli-", "cmd-mux-"] {
+    for reader in ["cmd-pi-bgrun-", "cmd-gemini-cli-", "cmd-mux-", "cmd-codex-"] {
         let made = traces_in(dir.path(), reader);
         assert!(!made.is_empty(), "{reader}: no counterexample\n{report}");
         assert_eq!(made, traces_in(&committed, reader), "{reader}");
@@ -37,7 +38,7 @@ fn the_readers_page_is_what_the_checks_give_and_its_counterexamples_are_committe
 
 #[test]
 fn the_pinned_gemini_cli_and_mux_counterexamples_replay_with_their_anomalies() {
-    let (gemini, mux) = (gemini_cli_engine(), mux_engine());
+    let (gemini, mux, codex) = (gemini_cli_engine(), mux_engine(), codex_engine("--scaled"));
     for (engine, trace, anomalies) in [
         (
             &gemini,
@@ -63,6 +64,16 @@ fn the_pinned_gemini_cli_and_mux_counterexamples_replay_with_their_anomalies() {
             &mux,
             "cmd-mux-cap-bounded-output",
             &["bounded output: OverBudget"],
+        ),
+        (
+            &codex,
+            "cmd-codex-cap-honest-counts",
+            &["honest counts: UntrueLine", "nothing lost: OutOfReach"],
+        ),
+        (
+            &codex,
+            "cmd-codex-gap-progress",
+            &["progress: Stalled", "nothing lost: OutOfReach"],
         ),
         (
             &mux,

@@ -55,6 +55,21 @@ pub fn gemini_cli_engine() -> String {
     )
 }
 
+/// Codex's own reader behind the protocol (`adapters/codex`, compiled from its files), with
+/// `args`: the binary cargo builds beside `bgtail` when it tests the workspace.
+pub fn codex_engine(args: &str) -> String {
+    bgtail_tests::inputs::require(&bgtail_tests::inputs::CODEX);
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_bgtail")).with_file_name("bgtail-codex");
+    assert!(
+        bin.is_file(),
+        "{}: missing; `cargo test --workspace` builds it, or `cargo build -p bgtail-codex`",
+        bin.display()
+    );
+    format!("cmd:{} {args}", bin.display())
+        .trim_end()
+        .to_string()
+}
+
 /// coder/mux's own background-process manager behind the protocol, through its adapter.
 pub fn mux_engine() -> String {
     let checkout = bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);
