@@ -17,7 +17,9 @@ const FIRST_SESSION_ID: i32 = 1000;
 /// The exact engine's bookmarks, and each job's session id.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct State {
+    /// The exact engine's bookmarks, by job id.
     pub engine: ExactState,
+    /// The session id the envelope names, by job id.
     pub sessions: BTreeMap<String, i32>,
 }
 

@@ -8,6 +8,8 @@
 //! text the model sees need tokio and the rest of Codex's core, so [`poll`] and [`envelope`]
 //! re-express them, each function naming the upstream function and lines it follows.
 
+#![warn(missing_docs)]
+
 // Codex's own code: upstream's lints, not this project's, decide its style.
 #[allow(dead_code, unused_imports, clippy::all, clippy::pedantic)]
 mod unified_exec {

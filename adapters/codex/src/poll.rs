@@ -89,7 +89,12 @@ pub enum PollError {
     UnknownSession(String),
     /// The log is shorter than what the process already wrote: a process's output stream can
     /// only grow, so this reader cannot be shown a log cut or replaced.
-    Shrank { drained: u64, len: u64 },
+    Shrank {
+        /// The bytes the process had written when the last poll drained.
+        drained: u64,
+        /// The log's length now.
+        len: u64,
+    },
 }
 
 /// One poll of job `id` whose log now holds `log`, with the process `running` or exited.
