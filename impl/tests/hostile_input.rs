@@ -100,6 +100,19 @@ fn traces_with_unknown_fields_are_refused_rather_than_half_read() {
     )
     .unwrap_err();
     assert!(e.message.contains("unknown field `line`"), "{e}");
-    let e = Trace::parse("x", r#"{"bgtail_trace":1,"name":"t","source":"hand-written","limits":{"text_budget":10,"line_cap":2000,"fold_threshold":3,"default_lines":40,"view_default":2097152,"view_max":67112960,"scan_lines_max":500000,"bookmark_capacity":1000,"coverage_ranges_max":64,"first_line_units":200,"head_probe_bytes":4096}}"#).unwrap_err();
-    assert!(e.message.starts_with("bad limits: text_budget 10"), "{e}");
+    let limits = |budget: u32, lines: u32| {
+        format!(
+            r#"{{"bgtail_trace":1,"name":"t","source":"hand-written","limits":{{"text_budget":{budget},"line_cap":2000,"fold_threshold":3,"default_lines":{lines},"view_default":2097152,"view_max":67112960,"scan_lines_max":500000,"bookmark_capacity":1000,"coverage_ranges_max":64,"first_line_units":200,"head_probe_bytes":4096}}}}"#
+        )
+    };
+    let e = Trace::parse("x", &limits(8000, 0)).unwrap_err();
+    assert!(e.message.starts_with("bad limits: default_lines"), "{e}");
+    // A budget below one capped line is another reader's (Codex's, scaled): the trace is read,
+    // and only the in-crate engines refuse to run with it.
+    let t = Trace::parse("x", &limits(10, 40)).unwrap();
+    let why = t.limits().validate().unwrap_err().to_string();
+    assert!(
+        why.starts_with("text_budget 10 cannot hold one capped line"),
+        "{why}"
+    );
 }
