@@ -39,7 +39,7 @@ mod upstream;
 
 pub use checker::{generate, judge, replay};
 pub use engines::{exact, shipped};
-pub use formats::{pi_import, pi_session, protocol, trace};
+pub use formats::{answer, pi_import, pi_session, protocol, trace};
 pub use interface::{api, plain};
 pub use upstream::{condense, details, limits, view};
 

@@ -13,13 +13,12 @@
 
 use bgtail::protocol::{
     Capabilities, DeclaredLimits, EngineInfo, ErrorCode, FromEngine, ReadReply, ReadRequest,
-    ShownRange, ToEngine, PROTOCOL, VERSION,
+    ShownRange, ToEngine, VERSION,
 };
 use bgtail::{ExactEngine, TextFormat};
 use bgtail_codex::exact;
 use bgtail_codex::poll::{poll, PollError, Scale, State, SCALED_CAP, SCALED_TOKENS, UPSTREAM_CAP};
 use serde_json::Value;
-use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 /// The commit of Codex whose files the build compiles (docs/inputs.md), as the engine's version.
@@ -95,46 +94,21 @@ impl Reader {
 fn serve(mode: Mode) -> std::io::Result<()> {
     let mut reader = Reader::new(mode);
     let stdin = std::io::stdin().lock();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (n, line) in stdin.lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let reply = match serde_json::from_str::<ToEngine>(&line) {
-            Ok(request) => answer(mode, &mut reader, request),
-            Err(e) => FromEngine::Error {
-                in_reply_to: msg_id_of(&line),
-                code: ErrorCode::Malformed,
-                text: format!("request line {}: {e}", n + 1),
-            },
-        };
-        let text = serde_json::to_string(&reply).expect("a reply serialises");
-        writeln!(out, "{text}")?;
-        out.flush()?;
-    }
-    Ok(())
-}
-
-/// The `msg_id` of a request that did not parse, when it has one (else 0).
-fn msg_id_of(line: &str) -> u64 {
-    serde_json::from_str::<Value>(line)
-        .ok()
-        .and_then(|v| v.get("msg_id").and_then(Value::as_u64))
-        .unwrap_or(0)
+    let out = std::io::BufWriter::new(std::io::stdout().lock());
+    bgtail::answer::lines(stdin, out, |request| answer(mode, &mut reader, request))
 }
 
 fn answer(mode: Mode, reader: &mut Reader, request: ToEngine) -> FromEngine {
     match request {
         ToEngine::Init {
             msg_id, versions, ..
-        } if !versions.contains(&VERSION) => FromEngine::Error {
-            in_reply_to: msg_id,
-            code: ErrorCode::NotSupported,
-            text: format!("{PROTOCOL} versions {versions:?}: this engine speaks {VERSION}"),
-        },
-        ToEngine::Init { msg_id, .. } if mode.exact => exact_init_ok(msg_id, mode.scaled),
-        ToEngine::Init { msg_id, .. } => init_ok(msg_id, mode.scaled),
+        } => bgtail::answer::refuse_versions(msg_id, &versions).unwrap_or_else(|| {
+            if mode.exact {
+                exact_init_ok(msg_id, mode.scaled)
+            } else {
+                init_ok(msg_id, mode.scaled)
+            }
+        }),
         ToEngine::Read(read) => match reader {
             Reader::Codex(state) => answer_read(mode.scaled, state, &read),
             Reader::Exact(engine, state) => answer_exact_read(engine, state, &read),

@@ -6,12 +6,11 @@ use crate::engine_arg::ServedLimits;
 use anyhow::{bail, Context as _};
 use bgtail::protocol::{
     Capabilities, DeclaredLimits, EngineInfo, ErrorCode, FromEngine, ReadReply, ReadRequest,
-    ShownRange, ToEngine, PROTOCOL, VERSION,
+    ShownRange, ToEngine, VERSION,
 };
 use bgtail::source::open_log;
 use bgtail::{Engine, ExactEngine, Job, ShippedEngine};
 use serde_json::Value;
-use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -77,34 +76,12 @@ fn serve<E: Engine>(
 ) -> anyhow::Result<ExitCode> {
     let mut state = E::State::default();
     let stdin = std::io::stdin().lock();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (n, line) in stdin.lines().enumerate() {
-        let line = line.with_context(|| format!("stdin line {}", n + 1))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let reply = match serde_json::from_str::<ToEngine>(&line) {
-            Ok(request) => answer(&engine, gate, snapshot, &mut state, request),
-            Err(e) => FromEngine::Error {
-                in_reply_to: msg_id_of(&line),
-                code: ErrorCode::Malformed,
-                text: format!("request line {}: {e}", n + 1),
-            },
-        };
-        let text = serde_json::to_string(&reply).expect("a reply serialises");
-        writeln!(out, "{text}")
-            .and_then(|()| out.flush())
-            .context("cannot write a reply")?;
-    }
+    let out = std::io::BufWriter::new(std::io::stdout().lock());
+    bgtail::answer::lines(stdin, out, |request| {
+        answer(&engine, gate, snapshot, &mut state, request)
+    })
+    .context("stdin and stdout")?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The `msg_id` of a request that did not parse, when it has one (else 0).
-fn msg_id_of(line: &str) -> u64 {
-    serde_json::from_str::<Value>(line)
-        .ok()
-        .and_then(|v| v.get("msg_id").and_then(Value::as_u64))
-        .unwrap_or(0)
 }
 
 fn answer<E: Engine>(
@@ -117,27 +94,8 @@ fn answer<E: Engine>(
     match request {
         ToEngine::Init {
             msg_id, versions, ..
-        } if !versions.contains(&VERSION) => FromEngine::Error {
-            in_reply_to: msg_id,
-            code: ErrorCode::NotSupported,
-            text: format!("{PROTOCOL} versions {versions:?}: this engine speaks {VERSION}"),
-        },
-        ToEngine::Init { msg_id, .. } => FromEngine::InitOk {
-            in_reply_to: msg_id,
-            version: VERSION,
-            engine: EngineInfo {
-                name: format!("bgtail-{}", engine.name()),
-                version: env!("CARGO_PKG_VERSION").into(),
-            },
-            capabilities: {
-                let mut c = Capabilities::all();
-                c.peek = gate;
-                c
-            },
-            limits: Some(DeclaredLimits::from(engine.limits())),
-            text_format: Some(bgtail::replay::rules_of(engine).text_format.name().into()),
-            plain: None,
-        },
+        } => bgtail::answer::refuse_versions(msg_id, &versions)
+            .unwrap_or_else(|| init_ok(engine, gate, msg_id)),
         ToEngine::Read(read) => answer_read(engine, state, &read),
         ToEngine::Reset { msg_id } => {
             *state = E::State::default();
@@ -167,6 +125,27 @@ fn answer<E: Engine>(
             code: ErrorCode::NotSupported,
             text: "a request of a later protocol version".into(),
         },
+    }
+}
+
+/// What the engine is: its name, every capability (the running gate where it has one), its
+/// limits and its text format.
+fn init_ok<E: Engine>(engine: &E, gate: bool, msg_id: u64) -> FromEngine {
+    FromEngine::InitOk {
+        in_reply_to: msg_id,
+        version: VERSION,
+        engine: EngineInfo {
+            name: format!("bgtail-{}", engine.name()),
+            version: env!("CARGO_PKG_VERSION").into(),
+        },
+        capabilities: {
+            let mut c = Capabilities::all();
+            c.peek = gate;
+            c
+        },
+        limits: Some(DeclaredLimits::from(engine.limits())),
+        text_format: Some(bgtail::replay::rules_of(engine).text_format.name().into()),
+        plain: None,
     }
 }
 
