@@ -59,21 +59,7 @@ impl Judge {
             *self = Judge::default();
         }
         let raw = input.request.raw;
-        let codex = (rules.text_format == TextFormat::Codex).then(|| codex::parse(text));
-        let (parsed, mut claimed) = if rules.text_format == TextFormat::Plain {
-            super::plain::parse(text, &rules.plain)
-        } else if let Some(c) = &codex {
-            let claimed = Claimed {
-                running: c.running,
-                says_cut: c.says_cut,
-                ..Claimed::default()
-            };
-            (Parsed::default(), claimed)
-        } else {
-            let parsed = Parsed::of(text, rules.text_format, raw);
-            let claimed = Claimed::of(&parsed, rules.text_format);
-            (parsed, claimed)
-        };
+        let (parsed, mut claimed, codex) = parse(rules, text, raw);
         if let Some(Ok(o)) = &object {
             claimed.running = o.running;
         }
@@ -96,19 +82,7 @@ impl Judge {
         v.flags.bound_cut = truth.bound_hit;
         v.flags.reset_reported = claimed.reset;
         v.flags.forgot = claimed.forgot;
-        check_reset_reason(opening, input, &claimed, &mut v);
-        if !first && claimed.reset != v.new_generation {
-            v.push(Anomaly::new(
-                AnomalyKind::WrongReset,
-                None,
-                if v.new_generation {
-                    "a reset reported (the log no longer continues what the last read saw)"
-                } else {
-                    "no reset (the log continues what the last read saw)"
-                },
-                summary(input.text),
-            ));
-        }
+        check_reset(opening, input, &claimed, &mut v);
         // The window's lines never delivered in this generation before this reply.
         let undelivered: Vec<usize> = (truth.window_start..truth.complete)
             .filter(|&i| !self.was_delivered(truth.spans[i]))
@@ -413,6 +387,53 @@ impl Judge {
             trusted: !self.forgot && !claimed.forgot,
         };
         statements::check(claimed, &facts, v);
+    }
+}
+
+/// The body and the statements of a reply's text, read by its format; a Codex reply's
+/// envelope too.
+fn parse<'a>(
+    rules: &Rules,
+    text: &'a str,
+    raw: bool,
+) -> (Parsed<'a>, Claimed, Option<CodexReply<'a>>) {
+    match rules.text_format {
+        TextFormat::Plain => {
+            let (parsed, claimed) = super::plain::parse(text, &rules.plain);
+            (parsed, claimed, None)
+        }
+        TextFormat::Codex => {
+            let reply = codex::parse(text);
+            let claimed = Claimed {
+                running: reply.running,
+                says_cut: reply.says_cut,
+                ..Claimed::default()
+            };
+            (Parsed::default(), claimed, Some(reply))
+        }
+        format => {
+            let parsed = Parsed::of(text, format, raw);
+            let claimed = Claimed::of(&parsed, format);
+            (parsed, claimed, None)
+        }
+    }
+}
+
+/// Resets seen: a reset is reported exactly when a new generation began (the first read
+/// excepted), and the reason it gives is true.
+fn check_reset(opening: Opening, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
+    check_reset_reason(opening, input, claimed, v);
+    if opening != Opening::First && claimed.reset != v.new_generation {
+        v.push(Anomaly::new(
+            AnomalyKind::WrongReset,
+            None,
+            if v.new_generation {
+                "a reset reported (the log no longer continues what the last read saw)"
+            } else {
+                "no reset (the log continues what the last read saw)"
+            },
+            summary(input.text),
+        ));
     }
 }
 
