@@ -301,7 +301,7 @@ fn a_shown_partial_line_rewritten_in_place_is_a_new_generation_and_shown() {
     assert_eq!(r.reset, Some(ResetReason::PartialRewritten));
     assert!(
         r.text.starts_with(
-            "the partial line the last read showed was rewritten, so the bookmark starts over: "
+            "the unfinished last line the last read saw changed (redrawn in place, or the log was cut and regrown), so the bookmark starts over: "
         ),
         "{}",
         r.text

@@ -40,7 +40,7 @@ fn after_first_read() -> Judge {
 
 const OTHER_FILE: &str = "another file now sits at the log path, so the bookmark starts over: ";
 const REWRITTEN: &str =
-    "the log was rewritten (its first bytes changed), so the bookmark starts over: ";
+    "the log's first bytes changed (it was rewritten, or cut and written again), so the bookmark starts over: ";
 const SHRANK: &str = "the log shrank since the last read, so the bookmark starts over: ";
 
 #[test]

@@ -92,13 +92,24 @@ fn limits(e: &ProcessEngine) -> String {
         Some(v) => format!("{name} {v} (declared)"),
         None => format!("{name} {default} (default)"),
     };
-    [
+    let mut all = vec![
         one("text_budget", d.text_budget, "8000"),
         one("line_cap", d.line_cap, "none: long lines 2000 units"),
         one("view_default", d.view_default, "the whole log"),
         one("lines_default", d.lines_default, "40"),
-    ]
-    .join(", ")
+    ];
+    // The places compared to see a change, named only where declared: most readers have none.
+    let places = [
+        ("head_probe_bytes", d.head_probe_bytes),
+        ("settled_print_bytes", d.settled_print_bytes),
+        ("partial_print_bytes", d.partial_print_bytes),
+    ];
+    for (name, value) in places {
+        if let Some(v) = value {
+            all.push(format!("{name} {v} (declared)"));
+        }
+    }
+    all.join(", ")
 }
 
 /// A plain reader's declaration in a few words (nothing for other formats).

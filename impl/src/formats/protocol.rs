@@ -333,6 +333,18 @@ pub struct DeclaredLimits {
     /// The window when a read gives no `lines` (upstream: 40; Gemini CLI: 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines_default: Option<u64>,
+    /// The places a read compares to see a rewrite in place, where they are not the exact
+    /// engine's (4,096, 64 and 64 bytes: [`crate::Limits::head_probe_bytes`] and the two
+    /// prints after it): the model rewrites a line in place only where one of them holds the
+    /// byte it changes, which is the contract's promise (docs/contract.md, "Generation").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_probe_bytes: Option<u64>,
+    /// See `head_probe_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled_print_bytes: Option<u64>,
+    /// See `head_probe_bytes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial_print_bytes: Option<u64>,
 }
 
 impl DeclaredLimits {
@@ -355,18 +367,34 @@ impl DeclaredLimits {
         if let Some(n) = self.lines_default {
             limits.default_lines = n;
         }
+        let places = [
+            (self.head_probe_bytes, &mut limits.head_probe_bytes),
+            (self.settled_print_bytes, &mut limits.settled_print_bytes),
+            (self.partial_print_bytes, &mut limits.partial_print_bytes),
+        ];
+        for (declared, limit) in places {
+            if let Some(n) = declared {
+                *limit = n;
+            }
+        }
     }
 }
 
 impl From<&crate::Limits> for DeclaredLimits {
     /// What a bgtail engine declares: its budget, cap and view (its default `lines` is
-    /// upstream's, which a reader need not declare).
+    /// upstream's, which a reader need not declare), and the places it compares to see a
+    /// rewrite where they are not the defaults.
     fn from(l: &crate::Limits) -> Self {
+        let d = crate::Limits::default();
+        let unless_default = |n: u64, default: u64| (n != default).then_some(n);
         DeclaredLimits {
             text_budget: Some(l.text_budget as u64),
             line_cap: Some(l.line_cap as u64),
             view_default: Some(l.view_default),
             lines_default: None,
+            head_probe_bytes: unless_default(l.head_probe_bytes, d.head_probe_bytes),
+            settled_print_bytes: unless_default(l.settled_print_bytes, d.settled_print_bytes),
+            partial_print_bytes: unless_default(l.partial_print_bytes, d.partial_print_bytes),
         }
     }
 }

@@ -117,14 +117,16 @@ pub enum ResetReason {
     WindowChanged,
     /// Another file now sits at the path (device and inode differ).
     FileReplaced,
-    /// The bytes at the head of the log differ from those the bookmark saw.
+    /// The bytes at the head of the log differ from those the bookmark saw: rewritten, or cut
+    /// and written again.
     Rewritten,
     /// The bytes just before where the last read ended differ, behind an unchanged head: the
     /// log was cut and has grown past its old size again (a job restarted into the same log),
     /// or those bytes were rewritten in place.
     RegrownPastCut,
-    /// The partial line the last read showed differs: it was rewritten in place (a progress
-    /// line redrawn to the same length), behind an unchanged head and settled end.
+    /// The end of the unfinished last line the last read found (shown or not) differs,
+    /// behind an unchanged head and settled end: redrawn in place (a progress line), or the
+    /// log cut there and regrown.
     PartialRewritten,
 }
 

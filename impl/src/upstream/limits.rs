@@ -34,6 +34,23 @@ pub struct Limits {
     pub first_line_units: usize,
     /// Bytes at the head of the log the exact engine compares to detect a rewrite.
     pub head_probe_bytes: u64,
+    /// Bytes before where the last read's complete lines ended that the exact engine
+    /// compares on the next read: a log cut and regrown past its old size behind an unchanged
+    /// head, or its newest shown lines rewritten in place. Each read may read this many bytes
+    /// more than what is new.
+    #[serde(
+        default = "default_print_bytes",
+        skip_serializing_if = "is_default_print_bytes"
+    )]
+    pub settled_print_bytes: u64,
+    /// Bytes at the end of the partial line a reply showed that the exact engine compares on
+    /// the next read (all of a shorter one): a progress line redrawn in place to the same
+    /// length. Each read may read this many bytes more than what is new.
+    #[serde(
+        default = "default_print_bytes",
+        skip_serializing_if = "is_default_print_bytes"
+    )]
+    pub partial_print_bytes: u64,
     /// The exact engine reads the log's tail backwards in pieces of this many bytes at first,
     /// doubling each time. Tuning only: no reply text depends on it, only what a read costs.
     #[serde(
@@ -68,6 +85,14 @@ fn default_tail_chunk() -> u64 {
 
 fn default_mark_spacing() -> u64 {
     16_384
+}
+
+fn default_print_bytes() -> u64 {
+    64
+}
+
+fn is_default_print_bytes(n: &u64) -> bool {
+    *n == default_print_bytes()
 }
 
 fn is_default_tail_chunk(n: &u64) -> bool {
@@ -106,6 +131,8 @@ impl Default for Limits {
             coverage_ranges_max: 64,
             first_line_units: 200,
             head_probe_bytes: 4_096,
+            settled_print_bytes: default_print_bytes(),
+            partial_print_bytes: default_print_bytes(),
             tail_chunk: default_tail_chunk(),
             mark_spacing: default_mark_spacing(),
             count_whole_view: false,
@@ -153,8 +180,8 @@ impl Limits {
         self.validate_shape()
     }
 
-    /// The relations every reader's limits keep, whatever its guarantees: nothing counted is
-    /// 0, a fold is of two lines or more, the default view is not above the largest. A trace
+    /// The relations every reader's limits keep, whatever its guarantees: nothing counted or
+    /// compared is 0, a fold is of two lines or more, the default view is not above the largest. A trace
     /// may hold another reader's limits (Codex's budget is smaller than one of its long
     /// lines); only the in-crate engines need [`Limits::validate`] too.
     pub fn validate_shape(&self) -> Result<(), LimitsError> {
@@ -167,6 +194,9 @@ impl Limits {
             zero("tail_chunk", self.tail_chunk),
             zero("mark_spacing", self.mark_spacing),
             zero("view_default", self.view_default),
+            zero("head_probe_bytes", self.head_probe_bytes),
+            zero("settled_print_bytes", self.settled_print_bytes),
+            zero("partial_print_bytes", self.partial_print_bytes),
         ];
         if let Some(name) = zeroes.into_iter().flatten().next() {
             return Err(LimitsError::Zero(name));

@@ -10,7 +10,7 @@ import { defaultLimits, validateLimits, type Limits } from "./limits.js";
 import { LineIndex } from "./lineIndex.js";
 import { respond, type Outcome } from "./render.js";
 import { Scanner, type Scan } from "./scan.js";
-import { nextIndex, partialPrintOf, settledEndOf, settledPrintOf } from "./settle.js";
+import { nextIndex, partialExtent, partialPrintOf, settledEndOf, settledPrintOf } from "./settle.js";
 import { FileSource, readSpan, SourceError, type LogSource, type LogStat } from "./source.js";
 import { startAfter, type Start } from "./start.js";
 import type { Bookmark, BytePrint, ExactState, Job, Reply, Request } from "./types.js";
@@ -143,8 +143,9 @@ export class ExactEngine {
     counter: { bytesRead: number },
   ): Bookmark {
     const settledEnd = settledEndOf(log, stat, scan, start, counter);
-    const settledPrint = settledPrintOf(log, scan, settledEnd, counter);
-    const partialPrint = partialPrintOf(log, scan, outcome.partialSeen, counter);
+    const limits = this.limits;
+    const settledPrint = settledPrintOf(log, scan, settledEnd, limits.settledPrintBytes, counter);
+    const partialPrint = partialPrintOf(log, scan, partialExtent(scan), limits.partialPrintBytes, counter);
     const index = nextIndex(this.limits, scan, outcome.coverage, settledEnd);
     return {
       path: job.path,

@@ -22,6 +22,12 @@ export interface Limits {
   coverageRangesMax: number;
   /** Bytes at the head of the log fingerprinted to notice a rewrite. */
   headProbeBytes: number;
+  /** Bytes before where the last read's complete lines ended fingerprinted, to notice a log
+   *  cut and regrown behind an unchanged head, or its newest lines rewritten in place. */
+  settledPrintBytes: number;
+  /** Bytes at the end of the partial line a read found fingerprinted, to notice a progress
+   *  line redrawn in place. */
+  partialPrintBytes: number;
   /** The tail is read backwards in pieces of this many bytes at first, doubling. Tuning only. */
   tailChunk: number;
   /** The line index keeps a line number about every this many bytes. Tuning only. */
@@ -49,6 +55,8 @@ export function defaultLimits(): Limits {
     bookmarkCapacity: 1_000,
     coverageRangesMax: 64,
     headProbeBytes: 4_096,
+    settledPrintBytes: 64,
+    partialPrintBytes: 64,
     tailChunk: 16_384,
     markSpacing: 16_384,
     countWholeView: false,
@@ -93,6 +101,9 @@ export function validateLimits(limits: Limits): void {
     "tailChunk",
     "markSpacing",
     "viewDefault",
+    "headProbeBytes",
+    "settledPrintBytes",
+    "partialPrintBytes",
   ] as const;
   for (const name of positive) {
     if (limits[name] === 0) throw new LimitsError(`${name} must be positive`);
@@ -125,5 +136,8 @@ export function modelLimits(): Limits {
     tailChunk: 4,
     markSpacing: 8,
     countViewsUpTo: 0,
+    headProbeBytes: 3,
+    settledPrintBytes: 3,
+    partialPrintBytes: 2,
   };
 }

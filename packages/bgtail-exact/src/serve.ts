@@ -5,7 +5,7 @@
 import * as readline from "node:readline";
 import { emptyState } from "./bookmark.js";
 import { ExactEngine, RejectedError } from "./engine.js";
-import type { Limits } from "./limits.js";
+import { defaultLimits, type Limits } from "./limits.js";
 import { parseState, snapshotState, StateError } from "./state.js";
 import type { ExactState, Request } from "./types.js";
 
@@ -86,13 +86,20 @@ export class Server {
       return error(msgId, "not_supported", `${PROTOCOL} versions ${JSON.stringify(versions)}: this engine speaks ${VERSION}`);
     }
     const l = this.engine.limits;
+    const d = defaultLimits();
+    // The places compared to see a rewrite, declared where they are not the defaults (as the
+    // Rust engine's `DeclaredLimits::from`).
+    const places: Record<string, number> = {};
+    if (l.headProbeBytes !== d.headProbeBytes) places.head_probe_bytes = l.headProbeBytes;
+    if (l.settledPrintBytes !== d.settledPrintBytes) places.settled_print_bytes = l.settledPrintBytes;
+    if (l.partialPrintBytes !== d.partialPrintBytes) places.partial_print_bytes = l.partialPrintBytes;
     return {
       type: "init_ok",
       in_reply_to: msgId,
       version: VERSION,
       engine: { name: "bgtail-exact-ts", version: this.options.version ?? "0.0.0" },
       capabilities: { raw: true, bytes: true, peek: true, shown: true, reset: true, snapshot: true },
-      limits: { text_budget: l.textBudget, line_cap: l.lineCap, view_default: l.viewDefault },
+      limits: { text_budget: l.textBudget, line_cap: l.lineCap, view_default: l.viewDefault, ...places },
       text_format: "bgtail-exact-1",
     };
   }

@@ -14,10 +14,6 @@ import type { Start } from "./start.js";
 import type { BytePrint } from "./types.js";
 import type { View } from "./view.js";
 
-/** How many bytes before the settled end a bookmark fingerprints. */
-const SETTLED_PRINT_BYTES = 64;
-/** How many bytes at the end of the partial line the caller saw a bookmark fingerprints. */
-const PARTIAL_PRINT_BYTES = 64;
 const NL = 0x0a;
 
 /** Where the read's complete lines end. An unterminated last segment may still grow into a new
@@ -28,23 +24,40 @@ export function settledEndOf(log: LogSource, stat: LogStat, scan: Scan, start: S
   return tail > scan.view.origin ? tail : partialLineStart(log, start, tail, counter);
 }
 
-/** The fingerprint of the last PARTIAL_PRINT_BYTES of the partial line the caller saw (all of
- *  a short one), so that the next read's check costs at most that many bytes. */
+/** The extent of the partial line this read found at the log's end, shown or not (from the
+ *  view's first byte when the view cut it). */
+export function partialExtent(scan: Scan): [number, number] | undefined {
+  const line = scan.partial === undefined ? undefined : scan.view.lines[scan.partial];
+  if (line === undefined) return undefined;
+  return [scan.view.offset(line), scan.view.endOffset(line)];
+}
+
+/** The fingerprint of the last `printBytes` (`partialPrintBytes`) of the partial line this read
+ *  found (all of a short one), shown or not, so that the next read's check costs at most that
+ *  many bytes. */
 export function partialPrintOf(
   log: LogSource,
   scan: Scan,
   seen: [number, number] | undefined,
+  printBytes: number,
   counter: { bytesRead: number },
 ): BytePrint | undefined {
   if (seen === undefined) return undefined;
-  return printOf(log, scan, Math.max(seen[0], seen[1] - PARTIAL_PRINT_BYTES), seen[1], counter);
+  return printOf(log, scan, Math.max(seen[0], seen[1] - printBytes), seen[1], counter);
 }
 
-/** The fingerprint of the bytes before the settled end, from the tail when it holds them. */
-export function settledPrintOf(log: LogSource, scan: Scan, settledEnd: number, counter: { bytesRead: number }): BytePrint | undefined {
+/** The fingerprint of the `printBytes` (`settledPrintBytes`) before the settled end, from the
+ *  tail when it holds them. */
+export function settledPrintOf(
+  log: LogSource,
+  scan: Scan,
+  settledEnd: number,
+  printBytes: number,
+  counter: { bytesRead: number },
+): BytePrint | undefined {
   const view = scan.view;
   if (settledEnd > view.origin + view.buf.length) return undefined;
-  return printOf(log, scan, Math.max(0, settledEnd - SETTLED_PRINT_BYTES), settledEnd, counter);
+  return printOf(log, scan, Math.max(0, settledEnd - printBytes), settledEnd, counter);
 }
 
 /** The fingerprint of the bytes `[from, to)`: from the view when it holds them, else read;

@@ -106,10 +106,10 @@ export function resetWords(reason: ResetReason): string {
     case "file_replaced":
       return "another file now sits at the log path";
     case "rewritten":
-      return "the log was rewritten (its first bytes changed)";
+      return "the log's first bytes changed (it was rewritten, or cut and written again)";
     case "regrown_past_cut":
       return "the bytes before the last read's end changed (the log was cut and regrown, or rewritten)";
     case "partial_rewritten":
-      return "the partial line the last read showed was rewritten";
+      return "the unfinished last line the last read saw changed (redrawn in place, or the log was cut and regrown)";
   }
 }

@@ -122,14 +122,15 @@ export interface Bookmark {
   settled_end: number;
   /** The log's first bytes, as this read saw them. */
   head: BytePrint;
-  /** The bytes just before `settled_end`, as this read saw them. */
+  /** The `settledPrintBytes` just before `settled_end`, as this read saw them. */
   settled_print: BytePrint | null;
   /** The complete lines the caller was shown in this generation, as byte ranges. */
   coverage: { ranges: Ranges };
   /** The partial line the caller was last shown. Never coverage. */
   partial_seen: [number, number] | null;
-  /** The end of the partial line the caller was last shown (its last 64 bytes): a rewrite of
-   *  them in place is a new generation. May be absent in a state saved before it was kept. */
+  /** The end of the partial line the last read found, shown or not (its last
+   *  `partialPrintBytes`): a change to them is a new generation. May be absent in a state saved
+   *  before it was kept. */
   partial_print: BytePrint | null;
   /** Line numbers at known offsets: a cache that changes no reply; may be absent. */
   index?: { marks: Mark[] };

@@ -235,7 +235,7 @@ test("a shown partial line rewritten in place is a new generation, and shown", (
   const log = MemorySource.of(`${lines}progress 20%`);
   const reply = engine.read(state, job, log, running);
   assert.equal(reply.reset, "partial_rewritten");
-  assert.ok(reply.text.startsWith("the partial line the last read showed was rewritten, so the bookmark starts over: "), reply.text);
+  assert.ok(reply.text.startsWith("the unfinished last line the last read saw changed (redrawn in place, or the log was cut and regrown), so the bookmark starts over: "), reply.text);
   assert.match(reply.text, /\nprogress 20%\n/);
   assert.equal(engine.read(state, job, log, running).kind, "nothing_new");
 });

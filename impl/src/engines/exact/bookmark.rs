@@ -74,8 +74,9 @@ pub struct ExactBookmark {
     pub settled_end: u64,
     /// The log's first bytes (at most `Limits::head_probe_bytes`), as this read saw them.
     pub head: BytePrint,
-    /// The bytes just before `settled_end`, as this read saw them: the head alone misses a
-    /// log cut and regrown past its old size, which would leave coverage on other lines.
+    /// The `Limits::settled_print_bytes` just before `settled_end`, as this read saw them:
+    /// the head alone misses a log cut and regrown past its old size, which would leave
+    /// coverage on other lines.
     #[serde(default)]
     pub settled_print: Option<BytePrint>,
     /// The complete lines the caller was shown in this generation, as byte ranges.
@@ -83,11 +84,11 @@ pub struct ExactBookmark {
     /// The partial line the caller was last shown, so that an unchanged one is not sent on
     /// every poll. Never coverage: it is shown again once it grows or completes.
     pub partial_seen: Option<(u64, u64)>,
-    /// The end of the partial line the caller was last shown (the last 64 bytes of
-    /// `partial_seen`'s extent, all of a shorter line): a progress line redrawn in place to
-    /// the same length changes bytes a reply showed, which neither the head nor the settled
-    /// fingerprint covers, and which only a new generation can say. `None` when no partial
-    /// line was shown.
+    /// The end of the partial line the last read found at the log's end, shown or not (its
+    /// last `Limits::partial_print_bytes`, all of a shorter line): a progress line redrawn in
+    /// place to the same length, or a log cut there and regrown, changes bytes the read saw,
+    /// which neither the head nor the settled fingerprint covers, and which only a new
+    /// generation can say. `None` when the log ended in a complete line.
     #[serde(default)]
     pub partial_print: Option<BytePrint>,
     /// Line numbers at known offsets, so that the next read need not count the whole view

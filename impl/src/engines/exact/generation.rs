@@ -10,7 +10,7 @@ use crate::source::{LogSource, LogStat, SourceError};
 ///
 /// Then the bytes before the bookmark's settled end are read back and compared: a log cut and
 /// regrown past its old size behind an unchanged head is another generation too; and last the
-/// partial line the caller was shown, which a rewrite in place may change behind both.
+/// partial line the last read found, which a redraw in place may change behind both.
 pub(super) fn change(
     prev: &GenerationPrint<'_>,
     path: &str,
@@ -41,9 +41,9 @@ pub(super) fn change(
             return Ok(Some(ResetReason::RegrownPastCut));
         }
     }
-    // Last, so that every reason above is decided without it: the end of the partial line a
-    // reply showed, rewritten in place (a progress line redrawn to the same length behind an
-    // unchanged head).
+    // Last, so that every reason above is decided without it: the end of the partial line the
+    // last read found, redrawn in place (a progress line redrawn to the same length behind an
+    // unchanged head) or cut and regrown.
     match prev.partial_print {
         Some(print) if !print.holds(log, bytes_read)? => Ok(Some(ResetReason::PartialRewritten)),
         _ => Ok(None),

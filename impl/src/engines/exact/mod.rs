@@ -233,8 +233,21 @@ impl ExactEngine {
         bytes_read: &mut u64,
     ) -> (Reply, ExactBookmark) {
         let settled_end = settle::settled_end(log, stat, &scan, start, bytes_read);
-        let settled_print = settle::settled_print(log, &scan, settled_end, bytes_read);
-        let partial_print = settle::partial_print(log, &scan, outcome.partial_seen, bytes_read);
+        let limits = &self.limits;
+        let settled_print = settle::settled_print(
+            log,
+            &scan,
+            settled_end,
+            limits.settled_print_bytes,
+            bytes_read,
+        );
+        let partial_print = settle::partial_print(
+            log,
+            &scan,
+            settle::partial_extent(&scan),
+            limits.partial_print_bytes,
+            bytes_read,
+        );
         let index = settle::next_index(&self.limits, scan, &outcome.coverage, settled_end);
         let bookmark = ExactBookmark {
             path: job.path.to_owned(),

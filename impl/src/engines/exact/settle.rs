@@ -11,9 +11,6 @@ use crate::source::{read_span, LogSource, LogStat};
 use crate::upstream::limits::Limits;
 use crate::upstream::view::View;
 
-/// How many bytes before the settled end a bookmark fingerprints.
-const SETTLED_PRINT_BYTES: u64 = 64;
-
 /// Where the read's complete lines end. An unterminated last segment may still grow into a
 /// new line while the job runs; it starts where it really starts, even when the buffer cut
 /// it. Past the buffer's first byte, the `\n` before it is in the buffer: nothing to read back.
@@ -31,37 +28,45 @@ pub(super) fn settled_end(
     }
 }
 
-/// The fingerprint of the `SETTLED_PRINT_BYTES` before the settled end, from the tail when it
-/// holds them, else read. `None` when the log shrank while it was read (the next read sees
+/// The fingerprint of the `print_bytes` (`Limits::settled_print_bytes`) before the settled
+/// end, from the tail when it holds them, else read. `None` when the log shrank while it was read (the next read sees
 /// the shrink anyway).
 pub(super) fn settled_print(
     log: &dyn LogSource,
     scan: &Scan,
     settled_end: u64,
+    print_bytes: u64,
     bytes_read: &mut u64,
 ) -> Option<BytePrint> {
     let view = &scan.view;
     if settled_end > view.origin + view.buf.len() as u64 {
         return None;
     }
-    let from = settled_end.saturating_sub(SETTLED_PRINT_BYTES);
+    let from = settled_end.saturating_sub(print_bytes);
     print_of(log, scan, from, settled_end, bytes_read)
 }
 
-/// How many bytes at the end of the partial line the caller saw a bookmark fingerprints.
-const PARTIAL_PRINT_BYTES: u64 = 64;
+/// The extent of the partial line this read found at the log's end, shown or not (from the
+/// view's first byte when the view cut it).
+pub(super) fn partial_extent(scan: &Scan) -> Option<(u64, u64)> {
+    let line = &scan.view.lines[scan.partial?];
+    Some((scan.view.offset(line), scan.view.end_offset(line)))
+}
 
-/// The fingerprint of the end of the partial line the reply leaves as the one the caller saw
-/// (`seen`, its extent): its last `PARTIAL_PRINT_BYTES`, all of a short progress line, so that
-/// the next read's check costs at most that many bytes however long the line grows.
+/// The fingerprint of the end of the partial line this read found (`seen`, its extent): its
+/// last `print_bytes` (`Limits::partial_print_bytes`), all of a short progress line, so that
+/// the next read's check costs at most that many bytes however long the line grows. Shown
+/// or not: a read that left it out (the budget crowded it out) read it all the same, and a
+/// change to it is a change to the log the caller's bookmark stands on.
 pub(super) fn partial_print(
     log: &dyn LogSource,
     scan: &Scan,
     seen: Option<(u64, u64)>,
+    print_bytes: u64,
     bytes_read: &mut u64,
 ) -> Option<BytePrint> {
     let (start, end) = seen?;
-    let from = end.saturating_sub(PARTIAL_PRINT_BYTES).max(start);
+    let from = end.saturating_sub(print_bytes).max(start);
     print_of(log, scan, from, end, bytes_read)
 }
 

@@ -184,11 +184,15 @@ fn reset_words(reason: ResetReason) -> &'static str {
         ResetReason::Replaced | ResetReason::FileReplaced => {
             "another file now sits at the log path"
         }
-        ResetReason::Rewritten => "the log was rewritten (its first bytes changed)",
+        ResetReason::Rewritten => {
+            "the log's first bytes changed (it was rewritten, or cut and written again)"
+        }
         ResetReason::RegrownPastCut => {
             "the bytes before the last read's end changed (the log was cut and regrown, or rewritten)"
         }
-        ResetReason::PartialRewritten => "the partial line the last read showed was rewritten",
+        ResetReason::PartialRewritten => {
+            "the unfinished last line the last read saw changed (redrawn in place, or the log was cut and regrown)"
+        }
         ResetReason::WindowChanged => "the view changed",
     }
 }
