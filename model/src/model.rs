@@ -2,7 +2,8 @@
 //! transitions — every read through the real engine, judged by the one judge.
 
 use crate::config::{ModelConfig, Times, MAX_LINES};
-use crate::state::{Action, TailState};
+use crate::scope;
+use crate::state::{Action, InPlace, SeenBytes, TailState};
 use bgtail::judge::{Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
@@ -133,9 +134,18 @@ where
                 actions.push(Action::Rewrite);
             }
         }
+        if c.rewrite_in_place && c.max_resets.allows_another(state.resets) && state.running {
+            if !state.lines.is_empty() {
+                actions.push(Action::RewriteLast);
+            }
+            if state.partial {
+                actions.push(Action::RewritePartial);
+            }
+        }
         if c.finish && state.running {
             actions.push(Action::Finish);
         }
+        scope::retain_in_scope(state, actions, &c.limits);
     }
 
     fn next_state(&self, last: &Self::State, action: Self::Action) -> Option<Self::State> {
@@ -149,8 +159,11 @@ where
                 self.read(&mut s, n, true);
             }
             other => {
-                if matches!(other, Action::Truncate | Action::Rewrite) {
+                if other.is_reset() {
                     self.config.max_resets.count(&mut s.resets);
+                }
+                if let Some(regime) = scope::rewrite_behind_head(&s, &other, &self.config.limits) {
+                    s.unread_rewrite = Some(regime);
                 }
                 s.apply_to_log(&other);
             }
@@ -193,6 +206,16 @@ where
                 |_, s: &Self::State| s.last.folded && s.last.forgot,
             ));
         }
+        if self.config.rewrite_in_place {
+            properties.push(Property::sometimes(
+                "a seen last line rewritten behind the head",
+                |_, s: &Self::State| s.unread_rewrite == Some(InPlace::LastLine),
+            ));
+            properties.push(Property::sometimes(
+                "a seen partial line redrawn behind the head",
+                |_, s: &Self::State| s.unread_rewrite == Some(InPlace::PartialLine),
+            ));
+        }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.
@@ -223,6 +246,7 @@ impl<E: Engine> TailModel<E> {
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
         self.config.max_reads.count(&mut s.reads);
+        s.unread_rewrite = None;
         let limits = &self.config.limits;
         let rendered = s.render(limits);
         let log = SliceLog {
@@ -262,6 +286,7 @@ impl<E: Engine> TailModel<E> {
             },
         );
         s.last = verdict.flags;
+        s.seen = SeenBytes(rendered.bytes);
         Some((reply.text, verdict))
     }
 

@@ -40,8 +40,66 @@ pub enum Action {
     Truncate,
     /// The log is rewritten in place with other bytes of the same length.
     Rewrite,
+    /// The job rewrites its last complete line in place: one letter changes, the size does
+    /// not. Offered, as every change, only where the contract promises to see it (see
+    /// [`crate::scope`]).
+    RewriteLast,
+    /// The job redraws its partial line in place to the same length, as a progress line
+    /// does.
+    RewritePartial,
     /// The job exits: its trailing line, if any, is complete from now on.
     Finish,
+}
+
+impl Action {
+    /// Whether the action resets the log (cuts it or changes bytes in place): the model
+    /// counts these together.
+    pub fn is_reset(&self) -> bool {
+        matches!(
+            self,
+            Action::Truncate | Action::Rewrite | Action::RewriteLast | Action::RewritePartial
+        )
+    }
+
+    /// The line a rewrite in place changes, for the two that change one line.
+    pub fn in_place(&self) -> Option<InPlace> {
+        match self {
+            Action::RewriteLast => Some(InPlace::LastLine),
+            Action::RewritePartial => Some(InPlace::PartialLine),
+            _ => None,
+        }
+    }
+}
+
+/// The bytes a read saw, written as text by `Debug` (the model's logs are ASCII): the
+/// inductive check compares successors by their `Debug` text, and a list of numbers would
+/// cost it more than the reads.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct SeenBytes(pub Vec<u8>);
+
+impl std::fmt::Debug for SeenBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "b{:?}", String::from_utf8_lossy(&self.0))
+    }
+}
+
+impl std::ops::Deref for SeenBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// A rewrite in place of bytes the last read saw, behind the log's head: the regimes the
+/// `sometimes` properties of in-place rewrites look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum InPlace {
+    /// The last complete line, inside the bytes before where the last read's complete lines
+    /// ended.
+    LastLine,
+    /// The partial line the last read showed.
+    PartialLine,
 }
 
 /// The model's state: the log, what the judge knows was delivered, the engine's bookmarks.
@@ -53,6 +111,17 @@ pub struct TailState<S> {
     pub partial: bool,
     /// Flipped by a rewrite: every line's text changes, its length does not.
     pub variant: bool,
+    /// Lines rewritten in place on their own, one bit per index (the partial line's too; a
+    /// model's log holds at most `MAX_LINES`, 64, lines):
+    /// their text is the other variant's. A bit is clear wherever no line is (a truncation
+    /// clears the bits of the lines it removes), so that an appended line starts unedited.
+    pub edited: u64,
+    /// A rewrite in place behind the head of bytes the last read saw, not read since.
+    pub unread_rewrite: Option<InPlace>,
+    /// The log's bytes as the last read saw them (empty before any read): what the model's
+    /// changes are held to (see [`crate::scope`]). The judge's record of the last read
+    /// fingerprints the same bytes, so it tells no more states apart.
+    pub seen: SeenBytes,
     pub running: bool,
     /// The `bytes` the agent passes.
     pub view: Option<u16>,
@@ -149,6 +218,9 @@ impl<S> TailState<S> {
             lines: Vec::new(),
             partial: false,
             variant: false,
+            edited: 0,
+            unread_rewrite: None,
+            seen: SeenBytes::default(),
             running: true,
             view: None,
             reads: 0,
@@ -173,11 +245,38 @@ impl<S> TailState<S> {
             Action::Truncate => {
                 self.lines.truncate(self.lines.len() / 2);
                 self.partial = false;
+                self.edited &= 1u64
+                    .checked_shl(self.lines.len() as u32)
+                    .map_or(u64::MAX, |bit| bit - 1);
             }
             Action::Rewrite => self.variant = !self.variant,
+            Action::RewriteLast => self.edited ^= 1 << (self.lines.len() - 1),
+            Action::RewritePartial => self.edited ^= 1 << self.lines.len(),
             Action::Finish => self.running = false,
             Action::Read(_) | Action::RawRead(_) => {}
         }
+    }
+
+    /// The log (and the agent's settings) after `action`, without the engine, the judge or
+    /// the counters: what [`crate::scope`] holds a change to before the model makes it.
+    pub fn log_after(&self, action: &Action) -> TailState<()> {
+        let mut s = TailState {
+            lines: self.lines.clone(),
+            partial: self.partial,
+            variant: self.variant,
+            edited: self.edited,
+            running: self.running,
+            view: self.view,
+            ..TailState::empty(())
+        };
+        s.apply_to_log(action);
+        s
+    }
+
+    /// The text variant of line `index`: the log's, flipped where the line was rewritten in
+    /// place on its own.
+    pub fn variant_of(&self, index: usize) -> bool {
+        self.variant ^ (self.edited.checked_shr(index as u32).unwrap_or(0) & 1 == 1)
     }
 
     pub fn render(&self, limits: &Limits) -> Rendered {
@@ -185,12 +284,13 @@ impl<S> TailState<S> {
         let mut starts = Vec::with_capacity(self.lines.len() + 1);
         for (i, &kind) in self.lines.iter().enumerate() {
             starts.push(bytes.len() as u64);
-            push_line_text(&mut bytes, i, kind, self.variant, limits);
+            push_line_text(&mut bytes, i, kind, self.variant_of(i), limits);
             bytes.push(b'\n');
         }
         if self.partial {
             starts.push(bytes.len() as u64);
-            push_partial_text(&mut bytes, self.lines.len(), self.variant);
+            let i = self.lines.len();
+            push_partial_text(&mut bytes, i, self.variant_of(i));
         }
         Rendered { bytes, starts }
     }

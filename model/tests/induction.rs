@@ -35,7 +35,7 @@ fn the_exact_engine_keeps_every_property_and_the_invariant_from_every_state() {
     );
     assert_eq!(
         (report.groups, report.steps, report.reads),
-        (1_676, 320_440, 163_984)
+        (2_364, 325_888, 166_736)
     );
 }
 
@@ -55,7 +55,7 @@ fn the_exact_engine_keeps_the_contract_over_logs_with_blank_and_wrapper_lines() 
             report.disputed,
             report.groups
         ),
-        (3_748, 375_192, 77_237_168, 0, 14_972)
+        (3_748, 375_192, 77_100_684, 0, 25_082)
     );
 }
 
@@ -165,9 +165,9 @@ where
 mod slow {
     use super::*;
 
-    /// Every sequence of any length over logs of up to 4 and 5 lines: 30,224,168 and 723,522,344
+    /// Every sequence of any length over logs of up to 4 and 5 lines: 30,194,632 and 722,464,072
     /// states of the invariant, of which all but 327,064 and 2,636,184 are reset states, run as
-    /// 6,796 and 27,276 groups (`bgtail check --induction --max-lines 5` prints the time).
+    /// 10,012 and 40,700 groups (`bgtail check --induction --max-lines 5` prints the time).
     #[test]
     fn the_exact_engine_keeps_the_contract_over_logs_of_4_and_5_lines() {
         let counts = [4, 5].map(|lines| {
@@ -189,8 +189,8 @@ mod slow {
         assert_eq!(
             counts,
             [
-                (1_704, 325_360, 29_897_104, 0, 6_796),
-                (6_824, 2_629_360, 720_886_160, 0, 27_276)
+                (1_704, 325_360, 29_867_568, 0, 10_012),
+                (6_824, 2_629_360, 719_827_888, 0, 40_700)
             ]
         );
     }
@@ -205,21 +205,28 @@ mod slow {
                 max_lines: 3,
                 max_reads: Times::Any,
                 max_resets: Times::Any,
+                // The rewrites of one line are the bounded checks' alone (`induction`'s doc).
+                rewrite_in_place: false,
                 ..config
             };
             reached_states_satisfy_the_invariant(&TailModel::exact(config))
         });
         // A state here is the model's with the log as the last read saw it (what `Inv` relates
         // the bookmark to), so there are more of them than the checker's unique states.
-        assert_eq!(counts, [1_494_270, 2_281_828]);
+        assert_eq!(counts, [1_494_270, 2_278_700]);
     }
 
-    /// Every state the CI bound itself reaches (4 lines, 1 reset, any number of reads) satisfies
+    /// Every state the CI bound itself reaches (4 lines, 1 reset, any number of reads; no
+    /// rewrite of one line, which the invariant's `L` does not range over) satisfies
     /// the invariant: the induction's `Inv` is checked against the states of the bounded check
     /// at the bound it runs at, not only at 3 lines (about 96 s here).
     #[test]
     fn every_state_the_ci_bound_reaches_at_4_lines_satisfies_the_invariant() {
-        let reached = reached_states_satisfy_the_invariant(&TailModel::exact(ModelConfig::ci()));
-        assert_eq!(reached, 2_237_303);
+        let config = ModelConfig {
+            rewrite_in_place: false,
+            ..ModelConfig::ci()
+        };
+        let reached = reached_states_satisfy_the_invariant(&TailModel::exact(config));
+        assert_eq!(reached, 2_236_823);
     }
 }

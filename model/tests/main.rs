@@ -16,4 +16,6 @@ mod induction_factoring;
 mod induction_shards;
 mod long_sequences;
 mod reach_shards;
+mod scope;
 mod shipped_engine;
+mod unfixed_engine;

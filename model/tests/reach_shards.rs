@@ -48,7 +48,7 @@ fn split_and_merge(config: ModelConfig, count: usize) -> (usize, usize, Vec<usiz
 fn two_shards_of_the_non_content_bound_are_the_unsharded_check() {
     let (unique, overlap, starts) = split_and_merge(ModelConfig::ci_non_content(), 2);
     // The bounded checker's own count of the bound (model/tests/exact_engine.rs).
-    assert_eq!(unique, 176_048);
+    assert_eq!(unique, 228_806);
     // Both shards explore the prefix, and a log truncated to nothing can be written again
     // with a first line of the other shard's.
     assert_eq!((overlap, starts), (22_606, vec![12, 8]));
@@ -61,10 +61,14 @@ mod slow {
     use super::*;
 
     /// CI's bound (4 lines): a shard for each first line — short, long, repeated, partial.
+    /// Twice CI's largest check (the shards, and the unsharded run beside them), so it runs by
+    /// hand: `cargo test --release -p bgtail-model --test suite reach_shards -- --ignored`.
+    /// The non-content bound's split above holds the same code in every run.
     #[test]
+    #[ignore = "twice CI's largest check: run by hand with --ignored"]
     fn four_shards_of_the_ci_bound_are_the_unsharded_check() {
         let (unique, overlap, starts) = split_and_merge(ModelConfig::ci(), 4);
-        assert_eq!(unique, 2_126_557);
+        assert_eq!(unique, 2_832_665);
         assert_eq!((overlap, starts), (738_792, vec![4, 4, 4, 4]));
     }
 }

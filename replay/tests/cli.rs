@@ -558,7 +558,7 @@ fn a_bounded_check_split_by_first_line_merges_to_the_whole() {
     ]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("merged: 176048 states (the union), 22606 visits by more than one shard"),
+        text.contains("merged: 228806 states (the union), 22606 visits by more than one shard"),
         "{text}"
     );
     assert!(

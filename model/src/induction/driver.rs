@@ -8,6 +8,7 @@ use super::options::{Factoring, Options};
 use super::plan::{extremes_of, state_of, Item, Plan};
 use super::pool::{Count, Shared};
 use super::report::{Broke, Failure, Report};
+use crate::scope::contract_sees;
 use crate::{TailModel, TailState};
 use bgtail::judge::Judge;
 
@@ -90,6 +91,15 @@ impl<E: Inductive> Plan<'_, E> {
         for (at, (log, reset)) in self.logs.iter().zip(resets).enumerate() {
             if seen.is_none() && log.written.variant {
                 // Before any read, a rewrite changes nothing a first read can tell.
+                continue;
+            }
+            // `L` is free within the model's scope: a log the contract sees is not P
+            // (`crate::scope`); the others the model never makes.
+            let limits = &config.limits;
+            let out_of_scope = facts
+                .as_ref()
+                .is_some_and(|f| !contract_sees(&f.bytes, f.settled, &log.bytes, limits));
+            if out_of_scope {
                 continue;
             }
             let continues = facts

@@ -19,11 +19,11 @@ fn print(bytes: &[u8], offset: u64, len: u64) -> BytePrint {
     }
 }
 
-/// The fingerprints a read of `facts` leaves: of the log's head, and of the 64 bytes before
-/// its settled end.
+/// The fingerprints a read of `facts` leaves: of the log's head, and of the
+/// `settled_print_bytes` before its settled end.
 fn prints(limits: &bgtail::Limits, facts: &Facts) -> (BytePrint, BytePrint) {
     let size = facts.bytes.len() as u64;
-    let settled_from = facts.settled.saturating_sub(64);
+    let settled_from = facts.settled.saturating_sub(limits.settled_print_bytes);
     (
         print(&facts.bytes, 0, size.min(limits.head_probe_bytes)),
         print(&facts.bytes, settled_from, facts.settled - settled_from),
@@ -49,16 +49,22 @@ fn described(limits: &bgtail::Limits, facts: &Facts) -> ExactBookmark {
         settled_print: Some(settled_print),
         coverage: Coverage::default(),
         partial_seen: None,
-        partial_print: None,
+        // Of P's partial line, shown or not.
+        partial_print: partial_print(limits, facts, facts.partial),
         index: LineIndex::default(),
     }
 }
 
-/// The fingerprint a read leaves of the partial line `seen` it showed of `facts`, if any: of
-/// its last 64 bytes, all of a shorter line. `None` for an extent `facts` does not hold.
-fn partial_print(facts: &Facts, seen: Option<(u64, u64)>) -> Option<BytePrint> {
+/// The fingerprint a read leaves of the partial line `seen` it found in `facts`, if any: of
+/// its last `partial_print_bytes`, all of a shorter line. `None` for an extent `facts` does
+/// not hold.
+fn partial_print(
+    limits: &bgtail::Limits,
+    facts: &Facts,
+    seen: Option<(u64, u64)>,
+) -> Option<BytePrint> {
     let (start, end) = seen?;
-    let from = end.saturating_sub(64).max(start);
+    let from = end.saturating_sub(limits.partial_print_bytes).max(start);
     let bytes = facts.bytes.get(from as usize..end as usize)?;
     Some(BytePrint {
         offset: from,
@@ -159,7 +165,6 @@ impl Inductive for ExactEngine {
                             let bookmark = ExactBookmark {
                                 coverage: coverage.clone(),
                                 partial_seen: seen_partial,
-                                partial_print: partial_print(facts, seen_partial),
                                 index,
                                 ..base.clone()
                             };
@@ -194,13 +199,6 @@ impl Inductive for ExactEngine {
             generation: b.generation,
             coverage: b.coverage.clone(),
             partial_seen: b.partial_seen,
-            // Of the partial line P holds; a bookmark that says it saw another is
-            // `PartialSeenIsSeens`'s to name.
-            partial_print: if b.partial_seen == facts.partial {
-                partial_print(facts, b.partial_seen)
-            } else {
-                b.partial_print
-            },
             ..described(self.limits(), facts)
         };
         let checks = [
@@ -246,8 +244,8 @@ impl Inductive for ExactEngine {
 
     /// The engine's own check ([`ExactEngine::generation_check`]) against the generation
     /// print every start of `seen` shares: the part `described` fixes (path, file, size and
-    /// the head's and settled end's fingerprints). The check reads nothing else of a bookmark
-    /// but the partial line's fingerprint, and that last.
+    /// the fingerprints of the head, of the bytes before the settled end and of P's partial
+    /// line). The check reads nothing else of a bookmark.
     fn reset_reasons(
         &self,
         _config: &ModelConfig,
@@ -262,10 +260,9 @@ impl Inductive for ExactEngine {
             size: facts.bytes.len() as u64,
             head,
             settled_print: Some(settled_print),
-            // The partial line's check comes last in the engine's: every reason it gives from
-            // this print (none of a partial line) is the reason for every start of `seen`; where
-            // it gives none, the states are run in full and the engine decides.
-            partial_print: None,
+            // Every start of `seen` fingerprints P's partial line, shown or not: the reason
+            // this print gives is the reason for every start.
+            partial_print: partial_print(self.limits(), facts, facts.partial),
         };
         let check = |bytes: &[u8]| {
             let source = SliceLog {

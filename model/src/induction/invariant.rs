@@ -22,6 +22,9 @@ pub enum Conjunct {
     IndexTrue,
     FinishedJobWritesNothing,
     WithinBound,
+    /// The model's scope (`crate::scope`): the log continues P, is shorter, or holds other
+    /// bytes than P at a place the contract compares.
+    LogInScope,
     /// The shipped engine's analogue of "coverage was delivered": the run of lines its
     /// bookmark believes shown was delivered.
     BelievedShownDelivered,
@@ -43,6 +46,7 @@ impl Conjunct {
             Conjunct::IndexTrue => "the index is true",
             Conjunct::FinishedJobWritesNothing => "a finished job writes nothing",
             Conjunct::WithinBound => "within the bound",
+            Conjunct::LogInScope => "the log is one the contract sees",
             Conjunct::BelievedShownDelivered => "the lines believed shown were delivered",
         }
     }
@@ -153,8 +157,20 @@ pub(super) fn log_conjuncts<E: Inductive>(
         return Some(Conjunct::WithinBound);
     }
     let writes = seen.is_none_or(|w| writes_allowed(w, state.running, &Written::of(state)));
-    (keep(Conjunct::FinishedJobWritesNothing) && !writes)
-        .then_some(Conjunct::FinishedJobWritesNothing)
+    if keep(Conjunct::FinishedJobWritesNothing) && !writes {
+        return Some(Conjunct::FinishedJobWritesNothing);
+    }
+    // P's bytes as the state keeps them (the enumeration writes them, a read sets them) and
+    // where the judge saw its complete lines end.
+    let limits = &model.config.limits;
+    let in_scope = match (seen, state.judge.last_extent()) {
+        (Some(_), Some((_, settled))) => {
+            let now = state.render(limits).bytes;
+            crate::scope::contract_sees(&state.seen, settled, &now, limits)
+        }
+        _ => true,
+    };
+    (keep(Conjunct::LogInScope) && !in_scope).then_some(Conjunct::LogInScope)
 }
 
 /// "A finished job writes nothing" but its partial line's end: running now only if running

@@ -15,7 +15,9 @@
 //! - **no read, no bookmark**: before any read there is no bookmark and the judge saw nothing;
 //! - **the bookmark describes P**: one bookmark, at the job's path and file, its size, settled
 //!   end (where P's complete lines end), head fingerprint (P's first bytes, up to the head
-//!   probe) and settled fingerprint (the 64 bytes before the settled end) are P's;
+//!   probe), settled fingerprint (the `settled_print_bytes` before the settled end) and
+//!   partial fingerprint (the last `partial_print_bytes` of P's partial line, shown or not)
+//!   are P's;
 //! - **the judge saw P**: the judge's last read is P's length, hash and settled end;
 //! - **delivered lines are P's**: `D` ⊆ P's complete content lines, but for spans of lines
 //!   that have grown since they were delivered (a finished job's last line, flushed late):
@@ -36,7 +38,9 @@
 //! - **a finished job writes nothing** but the end of its partial line: if the job now runs,
 //!   it ran at P; if it had finished at P, `L`'s lines are a prefix of P's with P's partial
 //!   line completed (output flushed after the exit was seen), in either variant;
-//! - **within the bound**: `P` and `L` hold at most N lines.
+//! - **within the bound**: `P` and `L` hold at most N lines;
+//! - **the log is one the contract sees**: `L` continues `P`, is shorter, or holds other bytes
+//!   than `P` at a place the contract compares (the model's scope, `crate::scope`).
 //!
 //! `L` is otherwise free: any log of the model's line kinds that continues `P`, or any that
 //! does not (a reset since the bookmark was written, in either text variant).

@@ -125,6 +125,10 @@ impl<'m, E: Inductive> Plan<'m, E> {
             state: TailState {
                 running,
                 view,
+                // What the model's scope holds each change to (`crate::scope`).
+                seen: crate::state::SeenBytes(
+                    seen.map_or_else(Vec::new, |w| w.facts(&self.model.config).bytes),
+                ),
                 ..state_of(&log.written, engine.clone(), judge.clone())
             },
             seen: seen.cloned(),

@@ -21,8 +21,8 @@ pub enum Bound {
     FoldPairs,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
-    /// Every sequence of any length: CI's families and kinds over logs of up to 3 lines,
-    /// any number of reads and resets.
+    /// Every sequence of any length: CI's families (but the rewrites of one line) and kinds
+    /// over logs of up to 3 lines, any number of reads and resets.
     AnyLength,
     /// Issue #28's gap world: short lines, reads of 1 and 3.
     Gap,

@@ -7,7 +7,7 @@ use crate::corpus::{timeout, ReplayEngine};
 use crate::engine_arg::EngineArg;
 use crate::outside::OutsideEngine;
 use anyhow::{bail, Context as _};
-use bgtail::Engine;
+use bgtail::{Engine, Limits};
 use bgtail_model::checking::{self, Summary};
 use bgtail_model::{ModelConfig, TailModel, Times};
 use std::path::Path;
@@ -159,17 +159,48 @@ pub fn outside_model(
     }
     // A reader fed the job's output stream cannot be shown a log cut or rewritten in place:
     // those actions are left out, and the bound's name says so.
-    let unsupported = caps.appends_only && (config.truncate || config.rewrite);
+    // The rewrites of one line ask what the whole-log rewrite already asks of a reader that
+    // compares no places of its own (a change to bytes it showed is a reset owed); they are
+    // the model's way into the places an engine declares, and are left out where it declares
+    // none (the in-crate engines' own checks take them at the model's limits).
+    if !declares_places(engine.limits()) {
+        config.rewrite_in_place = false;
+    }
+    let mut unsupported = Vec::new();
     if caps.appends_only {
-        config.truncate = false;
-        config.rewrite = false;
+        let families = [
+            (&mut config.truncate, "Truncate"),
+            (&mut config.rewrite, "Rewrite"),
+            (&mut config.rewrite_in_place, "RewriteLast, RewritePartial"),
+        ];
+        for (on, names) in families {
+            if std::mem::take(on) {
+                unsupported.push(names);
+            }
+        }
     }
     let complete = args.bound.complete() && caps.raw && caps.bytes && same_limits;
     let mut bound = bound_name(args.bound, &config);
-    if unsupported {
-        bound.push_str(" [Truncate, Rewrite: not supported (appends_only)]");
+    if !unsupported.is_empty() {
+        let names = unsupported.join(", ");
+        bound.push_str(&format!(" [{names}: not supported (appends_only)]"));
     }
     Ok((TailModel::new(engine, config), complete, bound))
+}
+
+/// Whether `limits` hold compared places other than the exact engine's defaults: what an
+/// engine in another process declares (`DeclaredLimits::head_probe_bytes` and the others).
+fn declares_places(limits: &Limits) -> bool {
+    let d = Limits::default();
+    (
+        limits.head_probe_bytes,
+        limits.settled_print_bytes,
+        limits.partial_print_bytes,
+    ) != (
+        d.head_probe_bytes,
+        d.settled_print_bytes,
+        d.partial_print_bytes,
+    )
 }
 
 /// Writes each counterexample of `summary` as a trace in `dir`.

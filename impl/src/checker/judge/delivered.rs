@@ -107,6 +107,12 @@ impl Judge {
         })
     }
 
+    /// How long the log was at the last read this judge saw, and where its complete lines
+    /// ended (lines starting there or later were new); `None`: no read.
+    pub fn last_extent(&self) -> Option<(u64, u64)> {
+        self.last.map(|l| (l.len, l.settled))
+    }
+
     /// Whether the engine said, in this generation, that it forgot coverage (from then on
     /// lines may be delivered again).
     pub fn forgot(&self) -> bool {

@@ -1,0 +1,103 @@
+//! The model finds the partial-line rewrite on the exact engine without its partial line's
+//! fingerprint (the engine before it kept one): a progress line redrawn in place to the same
+//! length, behind an unchanged head and settled end, is a change no reply said. Its shortest
+//! counterexample is committed beside the others, and replays as a trace.
+
+use bgtail::source::LogSource;
+use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Rejected, Reply, Request};
+use bgtail_model::{checking, shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
+
+/// The exact engine with every bookmark's partial-line fingerprint dropped after each read:
+/// what it checks of a new generation is then the head and the bytes before the settled end.
+struct WithoutPartialPrint(ExactEngine);
+
+impl Engine for WithoutPartialPrint {
+    type State = ExactState;
+
+    fn name(&self) -> &'static str {
+        "exact-without-partial-print"
+    }
+
+    fn limits(&self) -> &Limits {
+        self.0.limits()
+    }
+
+    fn text_format(&self) -> bgtail::TextFormat {
+        self.0.text_format()
+    }
+
+    fn read(
+        &self,
+        state: &mut ExactState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+    ) -> Result<Reply, Rejected> {
+        let reply = self.0.read(state, job, log, request);
+        for (_, bookmark) in &mut state.bookmarks {
+            bookmark.partial_print = None;
+        }
+        reply
+    }
+}
+
+fn model() -> TailModel<WithoutPartialPrint> {
+    let config = ModelConfig {
+        max_lines: 3,
+        ..ModelConfig::ci()
+    };
+    let engine = WithoutPartialPrint(ExactEngine::new(config.limits.clone()));
+    TailModel::new(engine, config)
+}
+
+#[test]
+fn without_the_partial_print_a_redrawn_progress_line_goes_unsaid_in_five_steps() {
+    let model = model();
+    let path = shortest_discovery(&model, "resets seen").expect("a counterexample");
+    assert_eq!(
+        path,
+        [
+            Append(Short),
+            WritePartial,
+            Read(1),
+            RewritePartial,
+            Read(1)
+        ]
+    );
+    let found = checking::counterexample(&model, "ci", "resets seen", &path);
+    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../traces/counterexamples")
+        .join(format!("{}.jsonl", found.name));
+    let text = found.trace.to_jsonl();
+    assert_eq!(
+        std::fs::read_to_string(&committed).ok().as_deref(),
+        Some(text.as_str()),
+        "{} differs from the counterexample found:\n{text}",
+        committed.display()
+    );
+}
+
+#[test]
+fn with_the_partial_print_the_same_path_says_the_reset() {
+    let config = ModelConfig {
+        max_lines: 3,
+        ..ModelConfig::ci()
+    };
+    let explained = TailModel::exact(config).explain(&[
+        Append(Short),
+        WritePartial,
+        Read(1),
+        RewritePartial,
+        Read(1),
+    ]);
+    let last = explained.last().unwrap();
+    assert!(last.anomalies.is_empty(), "{:?}", last.anomalies);
+    assert!(
+        last.text
+            .as_deref()
+            .unwrap()
+            .starts_with("the unfinished last line the last read saw changed"),
+        "{:?}",
+        last.text
+    );
+}
