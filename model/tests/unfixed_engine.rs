@@ -1,6 +1,6 @@
 //! The model finds the partial-line rewrite on the exact engine without its partial line's
-//! fingerprint (the engine before it kept one): a progress line redrawn in place to the same
-//! length, behind an unchanged head and settled end, is a change no reply said. Its shortest
+//! fingerprint: a progress line redrawn in place to the same length, behind an unchanged head
+//! and settled end, is a change no reply said. Its shortest
 //! counterexample is committed beside the others, and replays as a trace.
 
 use bgtail::source::LogSource;
