@@ -1,7 +1,7 @@
 //! The model finds the partial-line rewrite on the exact engine without its partial line's
 //! fingerprint: a progress line redrawn in place to the same length, behind an unchanged head
-//! and settled end, is a change no reply said. Its shortest
-//! counterexample is committed beside the others, and replays as a trace.
+//! and settled end, is a change no reply said. Its shortest counterexample is committed beside
+//! the others, and replays as a trace.
 
 use bgtail::source::LogSource;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Rejected, Reply, Request};
