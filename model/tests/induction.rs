@@ -165,34 +165,38 @@ where
 mod slow {
     use super::*;
 
-    /// Every sequence of any length over logs of up to 4 and 5 lines: 30,194,632 and 722,464,072
-    /// states of the invariant, of which all but 327,064 and 2,636,184 are reset states, run as
-    /// 10,012 and 40,700 groups (`bgtail check --induction --max-lines 5` prints the time).
-    #[test]
-    fn the_exact_engine_keeps_the_contract_over_logs_of_4_and_5_lines() {
-        let counts = [4, 5].map(|lines| {
-            let model = TailModel::exact(ModelConfig::induction(lines));
-            let report = induction::check(&model, &Options::new(2));
-            assert!(
-                report.proved(),
-                "{lines} lines: {:#?}",
-                report.failures.first()
-            );
-            (
-                report.fresh,
-                report.continuing,
-                report.reset,
-                report.disputed,
-                report.groups,
-            )
-        });
-        assert_eq!(
-            counts,
-            [
-                (1_704, 325_360, 29_867_568, 0, 10_012),
-                (6_824, 2_629_360, 719_827_888, 0, 40_700)
-            ]
+    /// The factored check's counts at `lines`, proved.
+    fn proved_counts(lines: u8) -> (u64, u64, u64, u64, u64) {
+        let model = TailModel::exact(ModelConfig::induction(lines));
+        let report = induction::check(&model, &Options::new(2));
+        assert!(
+            report.proved(),
+            "{lines} lines: {:#?}",
+            report.failures.first()
         );
+        (
+            report.fresh,
+            report.continuing,
+            report.reset,
+            report.disputed,
+            report.groups,
+        )
+    }
+
+    /// Every sequence of any length over logs of up to 4 lines: 30,194,632 states of the
+    /// invariant, of which all but 327,064 are reset states, run as 10,012 groups.
+    #[test]
+    fn the_exact_engine_keeps_the_contract_over_logs_of_4_lines() {
+        assert_eq!(proved_counts(4), (1_704, 325_360, 29_867_568, 0, 10_012));
+    }
+
+    /// The same at 5 lines: 722,464,072 states, all but 2,636,184 reset states, 40,700 groups
+    /// (about 107 s on 2 threads), by hand: `cargo test --release -p bgtail-model --test suite
+    /// induction -- --ignored`, or `bgtail check --induction --max-lines 5`.
+    #[test]
+    #[ignore = "about 107 s: run by hand with --ignored"]
+    fn the_exact_engine_keeps_the_contract_over_logs_of_5_lines() {
+        assert_eq!(proved_counts(5), (6_824, 2_629_360, 719_827_888, 0, 40_700));
     }
 
     /// Every state CI's two worlds reach at 3 lines, after any number of reads and resets
@@ -221,6 +225,7 @@ mod slow {
     /// the invariant: the induction's `Inv` is checked against the states of the bounded check
     /// at the bound it runs at, not only at 3 lines (about 96 s here).
     #[test]
+    #[ignore = "the ci bound's states by breadth first with the seen logs: run by hand with --ignored"]
     fn every_state_the_ci_bound_reaches_at_4_lines_satisfies_the_invariant() {
         let config = ModelConfig {
             rewrite_in_place: false,
