@@ -61,19 +61,12 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
 }
 
 /// Whether the model may take `action` in `state`: a read, a change of view, the job's exit,
-/// or a change to the log the contract promises the next read sees.
+/// or a change to the log the contract promises the next read sees ([`retain_in_scope`] for
+/// one action).
 pub fn in_scope<S>(state: &TailState<S>, action: &Action, limits: &Limits) -> bool {
-    if matches!(
-        action,
-        Action::Read(_) | Action::RawRead(_) | Action::SetView(_) | Action::Finish
-    ) {
-        return true;
-    }
-    let Some((_, settled)) = state.judge.last_extent() else {
-        return true;
-    };
-    let after = state.log_after(action).render(limits).bytes;
-    contract_sees(&state.seen, settled, &after, limits)
+    let mut one = vec![action.clone()];
+    retain_in_scope(state, &mut one, limits);
+    !one.is_empty()
 }
 
 /// The regime a rewrite in place of one line reaches, for the `sometimes` properties: a
