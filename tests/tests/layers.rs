@@ -100,10 +100,13 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The engines never import the checker or the formats.
     ("engines::exact", UNDER_ENGINES),
     ("engines::shipped", UNDER_ENGINES),
+    // The text of Codex's replies, which the judge reads and the importer takes apart: a leaf.
+    ("formats::codex_reply", &[]),
     // The judge owes nothing to an engine.
     (
         "checker::judge",
         &[
+            "formats::codex_reply",
             "upstream::js",
             "upstream::limits",
             "upstream::condense",

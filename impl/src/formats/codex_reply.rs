@@ -1,5 +1,5 @@
-//! Codex's poll replies (`codex-343074d4`): the envelope, the warning and the markers around
-//! the text a poll drained.
+//! Codex's poll replies (`codex-343074d4`, and the rollouts of Codex 0.118 to 0.142): the
+//! envelope, the warning and the markers around the text a poll drained.
 //!
 //! ```text
 //! Chunk ID: 4f2a1c                            ignored (random upstream)
@@ -14,8 +14,11 @@
 //! s0
 //! s…1 tokens truncated…                       the inline cut, anywhere in a line
 //! ```
+//!
+//! Codex 0.118 to 0.142 (`formatted_truncate_text` before the warning line was added) open a
+//! cut text with `Total output lines: M` and a blank line alone; it is read as the warning's
+//! line count when the text after it carries the inline cut, as every such text does.
 
-use super::literal::find;
 use std::sync::OnceLock;
 
 /// What a Codex reply states around the text it shows.
@@ -23,6 +26,8 @@ use std::sync::OnceLock;
 pub(crate) struct CodexReply<'a> {
     /// `Process running with session ID` (true) or `Process exited with code` (false).
     pub running: Option<bool>,
+    /// The code of `Process exited with code N`.
+    pub exit_code: Option<i64>,
     /// `Original token count: N`: the tokens of everything the poll drained.
     pub token_count: Option<u64>,
     /// `Total output lines: M`: the lines of the text before it was cut.
@@ -77,7 +82,8 @@ fn envelope_line<'a>(line: &'a str, reply: &mut CodexReply<'a>) -> bool {
     }
     if let Some(code) = line.strip_prefix("Process exited with code ") {
         reply.running = Some(false);
-        return code.parse::<i64>().is_ok();
+        reply.exit_code = code.parse::<i64>().ok();
+        return reply.exit_code.is_some();
     }
     if let Some(id) = line.strip_prefix("Process running with session ID ") {
         reply.running = Some(true);
@@ -96,7 +102,7 @@ fn envelope_line<'a>(line: &'a str, reply: &mut CodexReply<'a>) -> bool {
 fn warning<'a>(output: &'a str, total_lines: &mut Option<u64>) -> &'a str {
     let Some(rest) = output.strip_prefix("Warning: truncated output (original token count: ")
     else {
-        return output;
+        return line_count_alone(output, total_lines);
     };
     let Some((count, mut rest)) = rest.split_once(")\n") else {
         return output;
@@ -115,6 +121,24 @@ fn warning<'a>(output: &'a str, total_lines: &mut Option<u64>) -> &'a str {
         rest = &rest[len - 1..];
     }
     rest.strip_prefix('\n').unwrap_or(rest)
+}
+
+/// The text after Codex 0.118–0.142's `Total output lines: M` and blank line, which open a
+/// cut text without the warning; `output` itself when it does not open so or carries no cut.
+fn line_count_alone<'a>(output: &'a str, total_lines: &mut Option<u64>) -> &'a str {
+    let Some((n, rest)) = output
+        .strip_prefix("Total output lines: ")
+        .and_then(|r| r.split_once("\n\n"))
+    else {
+        return output;
+    };
+    match n.parse::<u64>() {
+        Ok(n) if inline_cut(rest).is_some() => {
+            *total_lines = Some(n);
+            rest
+        }
+        _ => output,
+    }
 }
 
 /// Where the inline cut `…N tokens truncated…` (or `…N chars truncated…`) sits in `text`.
@@ -138,7 +162,7 @@ pub(crate) fn omission_at(text: &str) -> Option<usize> {
 /// Where the next omission marker line starts in `text`, and its length.
 pub(crate) fn next_omission(text: &str) -> Option<(usize, usize)> {
     let mut from = 0;
-    while let Some(at) = find(&text[from..], "\n... ") {
+    while let Some(at) = text[from..].find("\n... ") {
         let at = from + at;
         if let Some(len) = omission_at(&text[at..]) {
             return Some((at, len));
@@ -212,6 +236,19 @@ mod tests {
              ... 7 bytes omitted ...\n\ns0…8 tokens truncated…4\n",
         );
         assert_eq!(dropped.display, "s0…8 tokens truncated…4\n");
+    }
+
+    #[test]
+    fn the_line_count_alone_opens_a_cut_text_of_codex_0_142() {
+        let r = parse("Output:\nTotal output lines: 3\n\ns0\ns…1 tokens truncated…\ns2\n");
+        assert_eq!((r.total_lines, r.says_cut), (Some(3), true));
+        assert_eq!(r.display, "s0\ns…1 tokens truncated…\ns2\n");
+        // Without a cut after it, the line is the log's own.
+        let own = parse("Output:\nTotal output lines: 3\n\ns0\n");
+        assert_eq!(
+            (own.total_lines, own.display),
+            (None, "Total output lines: 3\n\ns0\n")
+        );
     }
 
     #[test]

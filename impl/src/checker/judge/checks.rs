@@ -1,13 +1,13 @@
 //! The checks of one reply, one guarantee or one kind of statement at a time.
 
 use super::align::{align, Aligned};
-use super::codex::{self, CodexReply};
 use super::drain::{self, Drained};
 use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
 use super::{statements, Judge, Opening, ReadInput, Rules};
+use crate::formats::codex_reply::{self as codex, CodexReply};
 use crate::upstream::condense::TextFormat;
 use crate::upstream::js::{truncate_utf16, utf16_len};
 use crate::upstream::limits::Limits;

@@ -16,9 +16,9 @@
 //! as one line that the log does not hold (`UntrueLine`).
 
 use super::align::Aligned;
-use super::codex::{inline_cut, is_marker_prefix, is_marker_suffix, next_omission};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind};
+use crate::formats::codex_reply::{inline_cut, is_marker_prefix, is_marker_suffix, next_omission};
 use crate::upstream::js::{truncate_utf16, utf16_len};
 
 /// What a drain's reply carried.

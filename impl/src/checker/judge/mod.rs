@@ -39,7 +39,6 @@
 
 mod align;
 mod checks;
-mod codex;
 mod delivered;
 mod drain;
 mod literal;

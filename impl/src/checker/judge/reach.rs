@@ -6,10 +6,10 @@
 //! start is always cut off, as Gemini CLI's 64 KiB tail cuts a 70 KB line). Each is named once,
 //! at the read that first finds it complete.
 
-use super::codex::CodexReply;
 use super::truth::{content_lines_of, Truth};
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
 use super::{Judge, ReadInput, Rules};
+use crate::formats::codex_reply::CodexReply;
 
 impl Judge {
     /// Names each line completed since the last read that no later request can deliver:
