@@ -36,7 +36,7 @@ pub fn trace_parse(data: &[u8]) {
     }
 }
 
-/// The pi-session parser, and what import-pi asks of a parsed session: no panic.
+/// The pi-session parser, and what `bgtail import` asks of a parsed session: no panic.
 pub fn pi_session_parse(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;

@@ -37,9 +37,12 @@ pub mod source;
 pub mod state_file;
 mod upstream;
 
-pub use checker::{generate, judge, replay};
+pub use checker::{generate, harness_audit, judge, replay};
 pub use engines::{exact, shipped};
-pub use formats::{answer, pi_import, pi_session, protocol, trace};
+pub use formats::{
+    answer, claude_import, claude_session, codex_import, codex_session, pi_import, pi_session,
+    protocol, session_format, trace, unknown,
+};
 pub use interface::{api, plain};
 pub use upstream::{condense, details, limits, view};
 

@@ -64,6 +64,7 @@ fn trace_of(events: Vec<Event>, gate: bool) -> Trace {
                 limits
             }),
             running_gate: gate,
+            harness: None,
         },
         events,
     }

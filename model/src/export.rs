@@ -61,6 +61,7 @@ impl<E: Engine> TailModel<E> {
                 log_path: JOB_PATH.to_owned(),
                 limits: Some(limits.clone()),
                 running_gate: false,
+                harness: None,
             },
             events,
         }

@@ -16,9 +16,12 @@ mod outside;
 mod profile;
 mod progress;
 mod replay_eut;
+mod sessions;
+mod wild;
 
 use commands::{
-    check, compare, explore, generate, import, mcp, read, readers, record, replay, serve, verify,
+    audit, check, compare, explore, generate, import, mcp, read, readers, record, replay, serve,
+    verify,
 };
 
 use clap::{Parser, Subcommand};
@@ -47,8 +50,12 @@ enum Command {
     Replay(replay::Args),
     /// Run a command the way bgrun does and record its log and a polling agent's reads.
     Record(record::Args),
-    /// Turn captured pi sessions into traces.
-    ImportPi(import::Args),
+    /// Turn captured agent sessions (pi, Codex, Claude Code) into traces.
+    /// What each background job of captured sessions cost the agent, judged in its harness's
+    /// dialect, beside what the exact engine sends on the same reads.
+    Audit(audit::Args),
+    #[command(alias = "import-pi")]
+    Import(import::Args),
     /// Read a real log with a persistent bookmark (how a harness uses the exact engine from a shell).
     Read(read::Args),
     /// Serve an in-crate engine over the engine-under-test protocol (docs/engine-protocol.md).
@@ -74,7 +81,8 @@ fn main() -> ExitCode {
         Command::Explore(a) => explore::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Record(a) => record::run(a),
-        Command::ImportPi(a) => import::run(a),
+        Command::Import(a) => import::run(a),
+        Command::Audit(a) => audit::run(a),
         Command::Read(a) => read::run(a),
         Command::Generate(a) => generate::run(a),
         Command::Serve(a) => serve::run(a),

@@ -24,13 +24,7 @@ const HEADER: &str = r#"{"bgtail_trace":1,"name":"t","source":"hand-written"}"#;
 #[test]
 fn every_subcommand_has_help() {
     for sub in [
-        "verify",
-        "check",
-        "explore",
-        "replay",
-        "record",
-        "import-pi",
-        "read",
+        "verify", "check", "explore", "replay", "record", "import", "audit", "read",
     ] {
         let out = bgtail(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
@@ -114,78 +108,6 @@ fn replay_rejects_bad_traces_with_file_line_and_column() {
     let out = bgtail(&["replay", dir.path().join("missing.jsonl").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no such file or directory"));
-}
-
-#[test]
-fn import_pi_rebuilds_red_tail_short_and_reports_what_it_cannot_replay() {
-    let dir = tempfile::tempdir().unwrap();
-    let sessions =
-        bgtail_tests::inputs::require(&bgtail_tests::inputs::SESSIONS).join("red-tail-short");
-    let out = bgtail(&[
-        "import-pi",
-        sessions.join("bgrun-1.jsonl").to_str().unwrap(),
-        sessions.join("bgrun-3.jsonl").to_str().unwrap(),
-        "--out",
-        dir.path().to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let s = text(&out.stdout);
-    assert!(
-        s.contains("the log rebuilt exactly from the replies"),
-        "{s}"
-    );
-    assert!(
-        s.contains("capped delta; 27 of its 112 new lines were never shown"),
-        "{s}"
-    );
-    assert!(
-        s.contains("(bggrep) at session line 12: not replayed"),
-        "{s}"
-    );
-    let replay = bgtail(&[
-        "replay",
-        "--quiet",
-        "--engine",
-        "shipped",
-        dir.path().to_str().unwrap(),
-    ]);
-    assert!(replay.status.success(), "{}", text(&replay.stdout));
-    assert!(text(&replay.stdout).contains("10/10"));
-}
-
-#[test]
-fn import_pi_handles_sessions_without_bgtail_calls_and_malformed_ones() {
-    let dir = tempfile::tempdir().unwrap();
-    let quiet = write(
-        dir.path(),
-        "quiet.jsonl",
-        br#"{"type":"session","version":3}"#,
-    );
-    let out = bgtail(&[
-        "import-pi",
-        quiet.to_str().unwrap(),
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    assert!(text(&out.stdout).contains("no bgtail or bggrep calls; nothing to import"));
-    let bad = write(
-        dir.path(),
-        "bad.jsonl",
-        b"{\"type\":\"session\"}\n{\"type\": oops}\n",
-    );
-    let out = bgtail(&[
-        "import-pi",
-        bad.to_str().unwrap(),
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("bad.jsonl:2:"),
-        "{}",
-        text(&out.stderr)
-    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod cli;
 mod codex;
 mod engine_protocol;
 mod explore_browser;
+mod import;
 mod json_output;
 mod mcp;
 mod model_over_protocol;

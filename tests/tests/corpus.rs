@@ -121,3 +121,20 @@ fn no_line_is_lost_across_log_faults() {
     }
     assert_eq!(checked, 11);
 }
+
+/// Every trace imported from another harness, audited: its recorded replies judged in the
+/// harness's dialect beside the exact engine's on the same reads (`bgtail audit`'s figures).
+#[test]
+fn every_trace_imported_from_another_harness_audits_as_snapshotted() {
+    insta::glob!(
+        "../../traces/imported",
+        "{codex,claude-code}/*.jsonl",
+        |path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            let trace = Trace::parse(&path.display().to_string(), &text).unwrap();
+            let audit = bgtail::harness_audit::audit(&trace);
+            assert_eq!(audit.exact_tally.lines_lost, 0, "{}", path.display());
+            insta::assert_yaml_snapshot!("audit", audit);
+        }
+    );
+}

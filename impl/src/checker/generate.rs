@@ -128,6 +128,7 @@ pub fn trace(seed: u64, profile: &Profile) -> Trace {
             job_id,
             limits: None,
             running_gate: false,
+            harness: None,
         },
         events,
     }

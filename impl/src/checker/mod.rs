@@ -3,5 +3,6 @@
 //! ([`generate`]). No engine imports this layer; the judge imports no engine.
 
 pub mod generate;
+pub mod harness_audit;
 pub mod judge;
 pub mod replay;

@@ -1,9 +1,21 @@
 //! The files bgtail reads and writes: traces ([`trace`]), the engine-under-test protocol's
-//! messages ([`protocol`]) and an engine's side of it ([`answer`]), captured pi sessions
-//! ([`pi_session`]) and their jobs rebuilt as traces ([`pi_import`]).
+//! messages ([`protocol`]) and an engine's side of it ([`answer`]), and captured agent
+//! sessions rebuilt as traces — pi's ([`pi_session`], [`pi_import`]) and Codex's
+//! ([`codex_session`], [`codex_import`], its replies' text in [`codex_reply`]) and Claude
+//! Code's ([`claude_session`], [`claude_import`]).
 
 pub mod answer;
+#[cfg(test)]
+mod claude_fixture;
+pub mod claude_import;
+pub mod claude_session;
+pub mod codex_import;
+pub(crate) mod codex_reply;
+pub mod codex_session;
 pub mod pi_import;
 pub mod pi_session;
 pub mod protocol;
+pub mod session_format;
+pub mod timestamp;
 pub mod trace;
+pub mod unknown;

@@ -9,6 +9,7 @@
 
 use crate::formats::pi_session::{recorded_read, PiSession, RecordedRead, ToolCall, ToolResult};
 use crate::formats::trace::{self, Event, Expected, Header, OtherTool, Source, Trace, Write};
+use crate::formats::unknown::placeholder;
 use serde_json::Value;
 
 /// The jobs a session's bgtail and bggrep calls name, in the order they first appear.
@@ -34,11 +35,6 @@ pub fn calls_of<'a>(session: &'a PiSession, job: &str) -> Vec<&'a ToolCall> {
                 && c.arguments.get("id").and_then(Value::as_str) == Some(job)
         })
         .collect()
-}
-
-/// The text of a line no reply ever showed.
-fn placeholder(n: usize) -> String {
-    format!("[bgtail import: line {n} was never shown to the agent; its text is unknown]")
 }
 
 #[derive(Default)]
@@ -273,6 +269,7 @@ impl Importer {
                     log_path: self.log_path,
                     limits: None,
                     running_gate: false,
+                    harness: None,
                 },
                 events: self.r.events,
             },

@@ -70,6 +70,23 @@ pub struct Header {
     /// whose agents read the running job: every read then passes `peek`.
     #[serde(default)]
     pub running_gate: bool,
+    /// The harness whose replies the reads' `expect` record, when not pi-bgrun's: the audit
+    /// judges them in its dialect ([`Harness`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness: Option<Harness>,
+}
+
+/// A harness whose recorded replies an imported trace carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Harness {
+    /// Codex CLI: `exec_command` and `write_stdin` replies, each a drain of the job's output
+    /// inside Codex's envelope.
+    Codex,
+    /// Claude Code: `TaskOutput` replies, each the task's whole output so far (or its status
+    /// alone) inside Claude Code's tags.
+    ClaudeCode,
 }
 
 fn default_job_id() -> String {

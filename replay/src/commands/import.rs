@@ -1,74 +1,56 @@
-//! `bgtail import-pi`: captured pi sessions to traces (`bgtail::pi_import`), read from and
-//! written to files, with the import's report on stdout.
+//! `bgtail import`: captured agent sessions to traces (`crate::sessions`), pi's, Codex's and
+//! Claude Code's. Every session is read and imported before any trace is written, so an import
+//! writes all of its traces or none; the report goes to stdout, warnings to stderr.
 
-use anyhow::Context as _;
-use bgtail::pi_import::{calls_of, import_job, jobs_of};
-use bgtail::pi_session::PiSession;
+use crate::sessions::{import_file, FormatArg, ImportedJob};
+use anyhow::{bail, Context as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// pi session files (JSON Lines).
+    /// Session files (JSON Lines): pi sessions, Codex rollouts, Claude Code transcripts.
     #[arg(required = true)]
     pub sessions: Vec<PathBuf>,
     /// Where to write the traces.
     #[arg(long)]
     pub out: PathBuf,
+    /// The sessions' format; told from each file when left out.
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    std::fs::create_dir_all(&args.out).with_context(|| args.out.display().to_string())?;
-    let mut written = 0;
+    let mut all: Vec<ImportedJob> = Vec::new();
     for path in &args.sessions {
-        let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
-        let session = PiSession::parse(&path.display().to_string(), &text)?;
-        let jobs = jobs_of(&session);
-        if jobs.is_empty() {
-            println!(
-                "{}: no bgtail or bggrep calls; nothing to import",
-                path.display()
+        all.extend(import_file(path, args.format.map(Into::into))?);
+    }
+    let mut names = std::collections::HashSet::new();
+    for job in &all {
+        if !names.insert(&job.name) {
+            bail!(
+                "{}: two jobs would be written to {}.jsonl; import the sessions apart",
+                job.session,
+                job.name
             );
-            continue;
-        }
-        let stem = path
-            .file_stem()
-            .map_or("session".into(), |s| s.to_string_lossy().into_owned());
-        let cell = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .map(|s| format!("{}-", s.to_string_lossy()))
-            .unwrap_or_default();
-        for (k, job) in jobs.iter().enumerate() {
-            let calls = calls_of(&session, job);
-            let name = if jobs.len() == 1 {
-                format!("{cell}{stem}")
-            } else {
-                format!("{cell}{stem}-job{}", k + 1)
-            };
-            if !calls.iter().any(|c| c.name == "bgtail") {
-                println!(
-                    "{}: job {job}: only bggrep calls, nothing to replay; no trace written",
-                    path.display()
-                );
-                continue;
-            }
-            let imported = import_job(&session, &name, job, &calls);
-            let file = args.out.join(format!("{name}.jsonl"));
-            std::fs::write(&file, imported.trace.to_jsonl())
-                .with_context(|| file.display().to_string())?;
-            written += 1;
-            println!(
-                "{}: job {job} → {} ({})",
-                path.display(),
-                file.display(),
-                imported.trace.header.description
-            );
-            for line in imported.report {
-                println!("  {line}");
-            }
         }
     }
-    println!("{written} traces written to {}", args.out.display());
+    std::fs::create_dir_all(&args.out).with_context(|| args.out.display().to_string())?;
+    for job in &all {
+        let file = args.out.join(format!("{}.jsonl", job.name));
+        std::fs::write(&file, job.import.trace.to_jsonl())
+            .with_context(|| file.display().to_string())?;
+        println!(
+            "{} ({}): {} ({})",
+            job.session,
+            job.format.name(),
+            file.display(),
+            job.import.trace.header.description
+        );
+        for line in &job.import.report {
+            println!("  {line}");
+        }
+    }
+    println!("{} traces written to {}", all.len(), args.out.display());
     Ok(ExitCode::SUCCESS)
 }

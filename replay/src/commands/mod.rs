@@ -1,6 +1,7 @@
 //! One module per subcommand, each its arguments, a call into the library or the model crate,
-//! and the printing; each has a `run` (`bgtail import-pi` is `commands::import::run`).
+//! and the printing; each has a `run` (`bgtail import` is `commands::import::run`).
 
+pub mod audit;
 pub mod check;
 pub mod compare;
 pub mod explore;

@@ -336,6 +336,7 @@ fn write_trace(args: &Args, events: Vec<Event>) -> anyhow::Result<()> {
             log_path: "/jobs/recorded-1-1.log".into(),
             limits: None,
             running_gate: false,
+            harness: None,
         },
         events,
     };

@@ -11,11 +11,19 @@ pub(super) const END: &str = "<!-- bgtail readers: end -->";
 /// ever shown appends.
 const RESETS_SEEN: &str = "resets seen";
 
+pub(super) const WILD_BEGIN: &str = "<!-- bgtail readers: in the wild begin -->";
+pub(super) const WILD_END: &str = "<!-- bgtail readers: in the wild end -->";
+
 /// `page` with `table` between its markers.
 pub(super) fn with_generated(page: &str, table: &str) -> Option<String> {
-    let begin = page.find(BEGIN)? + BEGIN.len();
-    let end = begin + page[begin..].find(END)?;
-    Some(format!("{}\n{table}{}", &page[..begin], &page[end..]))
+    between(page, BEGIN, END, table)
+}
+
+/// `page` with `text` between the markers `begin` and `end`.
+pub(super) fn between(page: &str, begin: &str, end: &str, text: &str) -> Option<String> {
+    let from = page.find(begin)? + begin.len();
+    let to = from + page[from..].find(end)?;
+    Some(format!("{}\n{text}{}", &page[..from], &page[to..]))
 }
 
 /// The witnesses' bounds in the order first met, each with its paths' lengths

@@ -14,7 +14,7 @@ use crate::corpus::ReplayEngine;
 use crate::engine_arg::EngineArg;
 use anyhow::{bail, Context as _};
 pub use args::Args;
-use markdown::{render, with_generated, BEGIN, END};
+use markdown::{between, render, with_generated, BEGIN, END, WILD_BEGIN, WILD_END};
 use measure::measure;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -33,10 +33,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rows.push((reader, measure(reader, engine, &args)?));
     }
     let table = render(&rows);
+    eprintln!("bgtail readers: the captured sessions, audited");
+    let wild = crate::wild::markdown(&crate::wild::audit_sessions(&captured(&shared)?, None)?);
     let page = std::fs::read_to_string(&args.page)
         .with_context(|| format!("{}: the page to write the tables into", args.page.display()))?;
     let updated = with_generated(&page, &table)
         .with_context(|| format!("{}: no `{BEGIN}` … `{END}` markers", args.page.display()))?;
+    let updated = between(&updated, WILD_BEGIN, WILD_END, &wild).with_context(|| {
+        format!(
+            "{}: no `{WILD_BEGIN}` … `{WILD_END}` markers",
+            args.page.display()
+        )
+    })?;
+    let table = format!("{table}\n{wild}");
     if args.check {
         if updated == page {
             println!("{}: up to date", args.page.display());
@@ -51,6 +60,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::write(&args.page, updated).with_context(|| args.page.display().to_string())?;
     println!("{}: written", args.page.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The captured sessions the page's table of readers in the wild audits: every Codex rollout
+/// and Claude Code transcript of `upstream-sessions/`, then this project's pi sessions.
+fn captured(shared: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let sessions = shared.join("upstream-sessions");
+    let mut files = Vec::new();
+    for folder in ["codex", "claude-code"] {
+        files.extend(jsonl_in(&sessions.join(folder))?);
+    }
+    let mut cells: Vec<PathBuf> = std::fs::read_dir(&sessions)
+        .with_context(|| sessions.display().to_string())?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    cells.sort();
+    for cell in cells.iter().filter(|c| c.join("CELL.md").exists()) {
+        files.extend(jsonl_in(cell)?);
+    }
+    Ok(files)
+}
+
+/// The `.jsonl` files of `dir`, sorted.
+fn jsonl_in(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| dir.display().to_string())?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    Ok(files)
 }
 
 /// The shared folder: the flag's, `$BGTAIL_SHARED`'s, or `../shared`.
