@@ -51,11 +51,11 @@ enum Command {
     /// Run a command the way bgrun does and record its log and a polling agent's reads.
     Record(record::Args),
     /// Turn captured agent sessions (pi, Codex, Claude Code) into traces.
+    #[command(alias = "import-pi")]
+    Import(import::Args),
     /// What each background job of captured sessions cost the agent, judged in its harness's
     /// dialect, beside what the exact engine sends on the same reads.
     Audit(audit::Args),
-    #[command(alias = "import-pi")]
-    Import(import::Args),
     /// Read a real log with a persistent bookmark (how a harness uses the exact engine from a shell).
     Read(read::Args),
     /// Serve an in-crate engine over the engine-under-test protocol (docs/engine-protocol.md).

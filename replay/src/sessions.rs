@@ -16,8 +16,11 @@ use std::path::Path;
 /// `--format`'s values.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum FormatArg {
+    /// pi's session files (pi-bgrun's bgtail and bggrep calls).
     Pi,
+    /// Codex CLI rollouts (`exec_command`, `write_stdin`).
     Codex,
+    /// Claude Code transcripts (background Bash tasks, `TaskOutput`).
     ClaudeCode,
 }
 
