@@ -16,6 +16,7 @@ mod plain_formats;
 mod protocol_doc;
 mod read_cost;
 mod reset_reasons;
+mod session_input;
 mod shipped_conformance;
 mod upstream_diff;
 mod upstream_sessions;
