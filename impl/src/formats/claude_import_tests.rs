@@ -1,15 +1,11 @@
 use super::*;
 use crate::formats::claude_session::ClaudeSession;
 
-fn log_of(imported: &JobImport) -> String {
-    let mut log = crate::source::MemoryLog::new();
-    for e in &imported.trace.events {
-        e.apply_to(&mut log);
-    }
-    String::from_utf8(log.bytes().to_vec()).unwrap()
-}
+use crate::formats::import_fixture as transcript;
 
-use crate::formats::claude_fixture as transcript;
+fn log_of(imported: &JobImport) -> String {
+    transcript::log_of(&imported.trace)
+}
 
 #[test]
 fn cumulative_reads_and_tails_rebuild_the_log_and_agree_with_the_final_output() {

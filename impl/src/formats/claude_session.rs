@@ -10,6 +10,7 @@
 
 use crate::formats::codex_session::Warning;
 use crate::formats::pi_session::SessionError;
+use crate::formats::session_lines::each_object;
 use crate::formats::timestamp::millis;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -117,24 +118,9 @@ impl ClaudeSession {
     /// Parses a transcript's text. `source` names it in errors and warnings.
     pub fn parse(source: &str, text: &str) -> Result<ClaudeSession, SessionError> {
         let mut parser = Parser::default();
-        for (i, raw) in text.split('\n').enumerate() {
-            let line = i + 1;
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let err = |message: String, column: Option<usize>| SessionError {
-                source: source.to_owned(),
-                line,
-                column,
-                message,
-            };
-            let entry: Value = serde_json::from_str(raw)
-                .map_err(|e| err(format!("not JSON: {e}"), Some(e.column())))?;
-            let obj = entry
-                .as_object()
-                .ok_or_else(|| err("a transcript line must be a JSON object".into(), None))?;
-            parser.entry(obj, line).map_err(|m| err(m, None))?;
-        }
+        each_object(source, text, "a transcript line", |obj, line| {
+            parser.entry(obj, line)
+        })?;
         Ok(parser.session)
     }
 }

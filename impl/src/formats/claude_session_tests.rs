@@ -1,5 +1,5 @@
 use super::*;
-use crate::formats::claude_fixture::{task_output, tool_result, tool_use, transcript};
+use crate::formats::import_fixture::{task_output, tool_result, tool_use, transcript};
 use serde_json::json;
 
 #[test]

@@ -279,11 +279,7 @@ mod tests {
     }
 
     fn log_of(imported: &JobImport) -> String {
-        let mut log = crate::source::MemoryLog::new();
-        for e in &imported.trace.events {
-            e.apply_to(&mut log);
-        }
-        String::from_utf8(log.bytes().to_vec()).unwrap()
+        crate::formats::import_fixture::log_of(&imported.trace)
     }
 
     #[test]

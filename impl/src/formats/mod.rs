@@ -5,17 +5,18 @@
 //! Code's ([`claude_session`], [`claude_import`]).
 
 pub mod answer;
-#[cfg(test)]
-mod claude_fixture;
 pub mod claude_import;
 pub mod claude_session;
 pub mod codex_import;
 pub(crate) mod codex_reply;
 pub mod codex_session;
+#[cfg(test)]
+mod import_fixture;
 pub mod pi_import;
 pub mod pi_session;
 pub mod protocol;
 pub mod session_format;
+mod session_lines;
 pub mod timestamp;
 pub mod trace;
 pub mod unknown;

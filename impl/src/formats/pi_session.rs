@@ -90,24 +90,9 @@ impl PiSession {
     /// Parses a session's JSONL text. `source` names it in errors.
     pub fn parse(source: &str, text: &str) -> Result<PiSession, SessionError> {
         let mut session = PiSession::default();
-        for (i, raw) in text.lines().enumerate() {
-            let line = i + 1;
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let err = |message: String, column: Option<usize>| SessionError {
-                source: source.to_owned(),
-                line,
-                column,
-                message,
-            };
-            let entry: Value = serde_json::from_str(raw)
-                .map_err(|e| err(format!("not JSON: {e}"), Some(e.column())))?;
-            let Some(obj) = entry.as_object() else {
-                return Err(err("an entry must be a JSON object".into(), None));
-            };
-            session.add_entry(obj, line).map_err(|m| err(m, None))?;
-        }
+        crate::formats::session_lines::each_object(source, text, "an entry", |obj, line| {
+            session.add_entry(obj, line)
+        })?;
         Ok(session)
     }
 

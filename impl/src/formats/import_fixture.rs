@@ -1,4 +1,4 @@
-//! Claude Code transcript lines for the tests of its parser and importer.
+//! For the importers' tests: Claude Code transcript lines, and the log a trace leaves.
 
 use serde_json::{json, Value};
 
@@ -45,4 +45,13 @@ pub(crate) fn transcript() -> String {
         tool_result(7, "u4", &done, done_result),
     ]
     .join("\n")
+}
+
+/// The log's text once every event of `trace` has happened.
+pub(crate) fn log_of(trace: &crate::formats::trace::Trace) -> String {
+    let mut log = crate::source::MemoryLog::new();
+    for e in &trace.events {
+        e.apply_to(&mut log);
+    }
+    String::from_utf8(log.bytes().to_vec()).unwrap()
 }
