@@ -9,8 +9,7 @@
 //! `TaskStop` and `<task-notification>` say when it ended. Pure: the caller reads the file.
 
 use crate::formats::codex_session::Warning;
-use crate::formats::pi_session::SessionError;
-use crate::formats::session_lines::each_object;
+use crate::formats::session_lines::{each_object, SessionError};
 use crate::formats::timestamp::millis;
 use serde_json::{Map, Value};
 use std::collections::HashMap;

@@ -7,8 +7,7 @@
 //! exited with code C`. Codex 0.128 also records `exec_command_end` with the job's whole output
 //! (`aggregated_output`), kept as the job's final output. Pure: the caller reads the file.
 
-use crate::formats::pi_session::SessionError;
-use crate::formats::session_lines::each_object;
+use crate::formats::session_lines::{each_object, SessionError};
 use crate::formats::timestamp::millis;
 use serde_json::{Map, Value};
 

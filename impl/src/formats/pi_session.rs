@@ -5,32 +5,8 @@
 //! opens no files.
 
 use serde_json::{Map, Value};
-use std::fmt;
 
-/// Where and why a session could not be parsed: `source:line[:column]: message`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct SessionError {
-    /// The session's name as the caller gave it (usually its path).
-    pub source: String,
-    /// 1-based line of the JSONL file.
-    pub line: usize,
-    /// 1-based column within that line, when the JSON parser knows it.
-    pub column: Option<usize>,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl fmt::Display for SessionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(c) => write!(f, "{}:{}:{}: {}", self.source, self.line, c, self.message),
-            None => write!(f, "{}:{}: {}", self.source, self.line, self.message),
-        }
-    }
-}
-
-impl std::error::Error for SessionError {}
+pub use crate::formats::session_lines::SessionError;
 
 /// A tool's recorded result.
 #[derive(Clone, Debug, PartialEq)]
