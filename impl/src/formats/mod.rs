@@ -10,6 +10,7 @@ pub mod claude_session;
 pub mod codex_import;
 pub(crate) mod codex_reply;
 pub mod codex_session;
+pub mod harness;
 #[cfg(test)]
 mod import_fixture;
 pub mod pi_import;

@@ -19,6 +19,8 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub use crate::formats::harness::Harness;
+
 /// The format version this code reads and writes.
 pub const VERSION: u32 = 1;
 
@@ -74,19 +76,6 @@ pub struct Header {
     /// judges them in its dialect ([`Harness`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub harness: Option<Harness>,
-}
-
-/// A harness whose recorded replies an imported trace carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Harness {
-    /// Codex CLI: `exec_command` and `write_stdin` replies, each a drain of the job's output
-    /// inside Codex's envelope.
-    Codex,
-    /// Claude Code: `TaskOutput` replies, each the task's whole output so far (or its status
-    /// alone) inside Claude Code's tags.
-    ClaudeCode,
 }
 
 fn default_job_id() -> String {
