@@ -158,7 +158,7 @@ impl Parser {
         if let Some(id) = obj.get("sessionId").and_then(Value::as_str) {
             if self.session.id.is_empty() {
                 self.session.id = id.to_owned();
-            } else if id != self.session.id && !self.session.id.is_empty() {
+            } else if id != self.session.id {
                 return Err(format!(
                     "a second session (`{id}`) in a transcript of session `{}`: split the file, one session each",
                     self.session.id
@@ -175,7 +175,7 @@ impl Parser {
 
     fn time_of(&mut self, obj: &Map<String, Value>) -> Result<u64, String> {
         let Some(stamp) = obj.get("timestamp").and_then(Value::as_str) else {
-            return Ok(self.epoch.map_or(0, |_| 0));
+            return Ok(0);
         };
         let ms = millis(stamp).ok_or_else(|| format!("`timestamp` {stamp:?} is not RFC 3339"))?;
         let epoch = *self.epoch.get_or_insert(ms);
