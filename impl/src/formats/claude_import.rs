@@ -3,12 +3,15 @@
 //! `tail` or `cat` of the output file, a `Read` of it) kept as the agent's own tool call.
 //!
 //! A `TaskOutput` that carries output carries all of it so far, so each extends the previous;
+//! a `Monitor` event carries the lines written since the previous event, so each follows it;
 //! a `tail -n N` shows the log's last lines, placed after the longest run of them the log
 //! already ends with; a `Read` window places its numbered lines by their numbers. The output a
 //! finished task's last `TaskOutput` carries is the job's whole output: the log is rebuilt from
 //! it too, and the import says where the two disagree. Pure.
 
-use crate::formats::claude_session::{ClaudeRead, ClaudeSession, ClaudeTask, ReadKind};
+use crate::formats::claude_session::{
+    numbered_lines, ClaudeRead, ClaudeSession, ClaudeTask, ReadKind,
+};
 use crate::formats::pi_import::JobImport;
 use crate::formats::trace::{
     self, Event, Expected, Harness, Header, OtherTool, Source, Trace, Write,
@@ -38,25 +41,13 @@ pub fn import_task(
                 .push(Event::Append(Write::new(Some(read.t), piece.as_bytes())));
             r.text.push_str(&piece);
         }
-        r.events.push(event_of(read));
+        r.events.extend(event_of(read));
     }
     r.exit_before(task, u64::MAX);
     r.compare_with_final(task);
-    let harness_reads = task
-        .reads
-        .iter()
-        .filter(|r| matches!(r.kind, ReadKind::TaskOutput { .. }))
-        .count();
-    let description = format!(
-        "Claude Code {} task {} in {file}: {harness_reads} TaskOutput read(s), {} read(s) of the output file by the agent; {}",
-        session.version,
-        task.id,
-        task.reads.len() - harness_reads,
-        if task.asked { "started with run_in_background" } else { "moved to the background by the harness" }
-    );
     JobImport {
         trace: Trace {
-            header: header(name, description, session, task),
+            header: header(name, description(session, file, task), session, task),
             events: r.events,
         },
         report: r.report,
@@ -94,7 +85,16 @@ impl Rebuild {
                 None if is_cat(command) => self.extend(n, read.line, &with_newline(&read.text)),
                 None => String::new(),
             },
-            ReadKind::AgentRead { offset } => self.window(n, read.line, *offset, &read.text),
+            ReadKind::AgentRead { .. } => self.window(n, read.line, &read.text),
+            ReadKind::MonitorEvent { event, delivered } => {
+                if !delivered {
+                    self.report.push(format!(
+                        "event {n} at line {}: still queued when the transcript ends, never shown to the agent",
+                        read.line
+                    ));
+                }
+                with_newline(event)
+            }
         }
     }
 
@@ -126,17 +126,19 @@ impl Rebuild {
         shown[overlap..].iter().map(|l| format!("{l}\n")).collect()
     }
 
-    /// `Read`'s numbered lines from `offset`: those past the log's end.
-    fn window(&mut self, n: usize, line: usize, offset: usize, shown: &str) -> String {
-        let lines: Vec<&str> = shown.lines().filter_map(numbered).collect();
+    /// `Read`'s numbered lines: those numbered past the log's end, placed by their numbers.
+    fn window(&mut self, n: usize, line: usize, shown: &str) -> String {
         let have = self.text.lines().count();
-        if offset > have + 1 {
+        let past: Vec<(usize, &str)> = numbered_lines(shown)
+            .into_iter()
+            .filter(|&(k, _)| k > have)
+            .collect();
+        if let Some(&(first, _)) = past.first().filter(|&&(k, _)| k > have + 1) {
             self.report.push(format!(
-                "read {n} at line {line}: a window from line {offset} of a log known to line {have}; placed right after it"
+                "read {n} at line {line}: a window from line {first} of a log known to line {have}; placed right after it"
             ));
         }
-        let skip = (have + 1).saturating_sub(offset);
-        lines.iter().skip(skip).map(|l| format!("{l}\n")).collect()
+        past.iter().map(|(_, l)| format!("{l}\n")).collect()
     }
 
     /// Says whether the log rebuilt from the reads is the output the last `TaskOutput` of the
@@ -164,10 +166,34 @@ impl Rebuild {
     }
 }
 
-/// A read as a trace event: the harness's read, or the agent's own tool call.
-fn event_of(read: &ClaudeRead) -> Event {
-    match &read.kind {
-        ReadKind::TaskOutput { .. } => Event::Read(trace::Read {
+/// What the trace says of the task's reads and how it went to the background.
+fn description(session: &ClaudeSession, file: &str, task: &ClaudeTask) -> String {
+    let count = |f: fn(&ReadKind) -> bool| task.reads.iter().filter(|r| f(&r.kind)).count();
+    let (version, id) = (&session.version, &task.id);
+    if task.monitor {
+        let delivered =
+            count(|k| matches!(k, ReadKind::MonitorEvent { delivered: true, .. }));
+        let queued = count(|k| matches!(k, ReadKind::MonitorEvent { delivered: false, .. }));
+        return format!(
+            "Claude Code {version} Monitor task {id} in {file}: {delivered} event(s) delivered to the agent, {queued} still queued when the transcript ends"
+        );
+    }
+    let harness_reads = count(|k| matches!(k, ReadKind::TaskOutput { .. }));
+    format!(
+        "Claude Code {version} task {id} in {file}: {harness_reads} TaskOutput read(s), {} read(s) of the output file by the agent; {}",
+        task.reads.len() - harness_reads,
+        if task.asked { "started with run_in_background" } else { "moved to the background by the harness" }
+    )
+}
+
+/// A read as a trace event: the harness's read (a `TaskOutput`, a delivered `Monitor` event),
+/// or the agent's own tool call; an event never delivered is no read.
+fn event_of(read: &ClaudeRead) -> Option<Event> {
+    Some(match &read.kind {
+        ReadKind::MonitorEvent {
+            delivered: false, ..
+        } => return None,
+        ReadKind::TaskOutput { .. } | ReadKind::MonitorEvent { .. } => Event::Read(trace::Read {
             t: Some(read.t),
             expect: Some(Expected {
                 text: read.text.clone(),
@@ -182,7 +208,7 @@ fn event_of(read: &ClaudeRead) -> Event {
         ReadKind::AgentRead { offset } => {
             agent("Read", serde_json::json!({ "offset": offset }), read)
         }
-    }
+    })
 }
 
 fn agent(name: &str, arguments: serde_json::Value, read: &ClaudeRead) -> Event {
@@ -227,17 +253,6 @@ fn with_newline(text: &str) -> String {
     } else {
         format!("{text}\n")
     }
-}
-
-/// A `Read` line's text: after its number and `→` (or a tab).
-fn numbered(line: &str) -> Option<&str> {
-    let trimmed = line.trim_start();
-    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    let rest = &trimmed[digits..];
-    rest.strip_prefix('→').or_else(|| rest.strip_prefix('\t'))
 }
 
 fn first_difference(a: &str, b: &str) -> usize {

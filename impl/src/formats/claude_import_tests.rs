@@ -45,7 +45,38 @@ fn tail_counts_are_read_in_each_spelling() {
 
 #[test]
 fn read_windows_place_their_numbered_lines() {
-    assert_eq!(numbered("     3→text"), Some("text"));
-    assert_eq!(numbered("12\ttext"), Some("text"));
-    assert_eq!(numbered("text"), None);
+    let lines = crate::formats::claude_session::numbered_lines("     3→text\n12\tmore\ntext");
+    assert_eq!(lines, [(3, "text"), (12, "more")]);
+}
+
+#[test]
+fn a_monitor_s_events_follow_each_other_and_one_never_delivered_is_no_read() {
+    let s = ClaudeSession::parse("t.jsonl", &transcript::monitor_transcript()).unwrap();
+    let imported = import_task(&s, "t.jsonl", "t", &s.tasks[0]);
+    assert_eq!(log_of(&imported), "lint: pass\nbuild: pending\nbuild: pass\n");
+    let reads = imported.trace.events.iter().filter(|e| matches!(e, Event::Read(_)));
+    assert_eq!(reads.count(), 1);
+    assert_eq!(
+        imported.report,
+        ["event 2 at line 6: still queued when the transcript ends, never shown to the agent"]
+    );
+    assert!(
+        imported.trace.header.description.contains("Monitor task m1"),
+        "{}",
+        imported.trace.header.description
+    );
+}
+
+#[test]
+fn a_read_window_past_the_log_s_end_is_placed_by_its_numbers_and_said() {
+    let mut r = Rebuild {
+        text: "a\n".into(),
+        ..Rebuild::default()
+    };
+    assert_eq!(r.window(1, 9, "     1→a\n     2→b"), "b\n");
+    assert_eq!(r.window(2, 10, "     5→e"), "e\n");
+    assert_eq!(
+        r.report,
+        ["read 2 at line 10: a window from line 5 of a log known to line 1; placed right after it"]
+    );
 }

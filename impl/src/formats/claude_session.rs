@@ -6,7 +6,13 @@
 //! timeout). The harness reads it with `TaskOutput`, whose result carries the task's whole
 //! output so far (or its status alone); the agent reads it itself with `Read` of the task's
 //! output file or a Bash command that names that file (`tail -n 20 …/tasks/X.output`).
-//! `TaskStop` and `<task-notification>` say when it ended. Pure: the caller reads the file.
+//! `TaskStop` and `<task-notification>` say when it ended.
+//!
+//! A `Monitor` task (`Monitor started (task X, …)`) delivers its command's output lines as
+//! they come, each batch an `<event>` inside a `<task-notification>`: the harness enqueues it
+//! (`queue-operation`) and delivers it to the model with the next turn (an `attachment`, or a
+//! user message). Each event is a read of what the command wrote since the previous one; an
+//! event still queued when the transcript ends was never seen. Pure: the caller reads the file.
 
 use crate::formats::codex_session::Warning;
 use crate::formats::session_lines::{each_object, SessionError};
@@ -38,6 +44,13 @@ pub enum ReadKind {
         /// The first line asked for.
         offset: usize,
     },
+    /// A `Monitor` event: the lines its command wrote since the previous event.
+    MonitorEvent {
+        /// The lines, as the `<event>` body holds them (without a last newline).
+        event: String,
+        /// Whether the event reached the model; `false`: still queued when the transcript ends.
+        delivered: bool,
+    },
 }
 
 /// One read of a task.
@@ -64,6 +77,8 @@ pub struct ClaudeTask {
     pub started: u64,
     /// Whether the agent asked for the background (false: the harness moved it there).
     pub asked: bool,
+    /// Whether the task is a `Monitor`, read only by its events.
+    pub monitor: bool,
     /// Every read, in order.
     pub reads: Vec<ClaudeRead>,
     /// When and how it ended, when the transcript says: `(t, exit code)`, `None` for a stop.
@@ -135,14 +150,28 @@ impl Parser {
         }
         if kind == "queue-operation" {
             let content = obj.get("content").and_then(Value::as_str).unwrap_or("");
+            if obj.get("operation").and_then(Value::as_str) == Some("enqueue") {
+                self.event(content, line, t, false);
+            }
             self.notification(content, t);
+            return Ok(());
+        }
+        if kind == "attachment" {
+            let attachment = obj.get("attachment");
+            let prompt = attachment.and_then(|a| a.get("prompt")).and_then(Value::as_str);
+            if let Some(prompt) = prompt {
+                self.event(prompt, line, t, true);
+            }
             return Ok(());
         }
         let Some(content) = obj.get("message").and_then(|m| m.get("content")) else {
             return Ok(());
         };
         match content {
-            Value::String(s) => self.notification(s, t),
+            Value::String(s) => {
+                self.event(s, line, t, true);
+                self.notification(s, t)
+            }
             Value::Array(blocks) => {
                 for block in blocks {
                     self.block(block, obj.get("toolUseResult"), line, t);
@@ -259,6 +288,12 @@ impl Parser {
                     });
                 }
             }
+            "Monitor" => {
+                if let Some(id) = monitor_id(&text) {
+                    self.start(id, str_in("command"), true, t);
+                    self.session.tasks.last_mut().expect("just started").monitor = true;
+                }
+            }
             "TaskOutput" | "BashOutput" => {
                 self.task_output(&str_in("task_id"), text, result, line, t)
             }
@@ -278,6 +313,7 @@ impl Parser {
             command,
             started: t,
             asked,
+            monitor: false,
             reads: Vec::new(),
             ended: None,
         });
@@ -316,6 +352,37 @@ impl Parser {
             text,
             kind,
         });
+    }
+
+    /// A `Monitor` event in `text`: queued (`delivered` false) or reaching the model. A
+    /// delivery takes the place of the queued event with the same body; the moment it is read
+    /// is the later of the two, since the harness stamps them apart by a millisecond either way.
+    fn event(&mut self, text: &str, line: usize, t: u64, delivered: bool) {
+        let Some(id) = between(text, "<task-id>", "</task-id>") else {
+            return;
+        };
+        let (Some(&task), Some(body)) = (self.by_id.get(id), between(text, "<event>", "</event>"))
+        else {
+            return;
+        };
+        let reads = &mut self.session.tasks[task].reads;
+        let queued = reads.iter_mut().find(|r| {
+            matches!(&r.kind, ReadKind::MonitorEvent { event, delivered: false } if event == body)
+        });
+        let read = ClaudeRead {
+            line,
+            t,
+            text: text.to_owned(),
+            kind: ReadKind::MonitorEvent {
+                event: body.to_owned(),
+                delivered,
+            },
+        };
+        match queued {
+            Some(q) if delivered => *q = ClaudeRead { t: t.max(q.t), ..read },
+            Some(_) => {}
+            None => reads.push(read),
+        }
     }
 
     /// A `<task-notification>`: the task it names ended, with the exit code its summary states.
@@ -366,6 +433,30 @@ fn started_id(text: &str) -> Option<String> {
         .take_while(char::is_ascii_alphanumeric)
         .collect();
     (!id.is_empty()).then_some(id)
+}
+
+/// The id of `Monitor started (task X, timeout Nms).`
+fn monitor_id(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("Monitor started (task ")?;
+    let id: String = rest
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+/// The numbered lines of a `Read` result (`     3→text`, or `3\ttext`): `(number, text)`.
+pub fn numbered_lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines().filter_map(numbered).collect()
+}
+
+fn numbered(line: &str) -> Option<(usize, &str)> {
+    let trimmed = line.trim_start();
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    let number = trimmed[..digits].parse().ok()?;
+    let rest = &trimmed[digits..];
+    let text = rest.strip_prefix('→').or_else(|| rest.strip_prefix('\t'))?;
+    Some((number, text))
 }
 
 fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {

@@ -1,5 +1,7 @@
 use super::*;
-use crate::formats::import_fixture::{task_output, tool_result, tool_use, transcript};
+use crate::formats::import_fixture::{
+    monitor_transcript, task_output, tool_result, tool_use, transcript,
+};
 use serde_json::json;
 
 #[test]
@@ -42,4 +44,27 @@ fn unknown_lines_and_reads_of_unknown_tasks_are_warned_of() {
     assert_eq!(at, [1, 3]);
     assert!(s.warnings[1].message.contains("task `zz`"));
     assert!(s.tasks.is_empty());
+}
+
+#[test]
+fn a_monitor_s_events_are_reads_delivered_or_still_queued() {
+    let s = ClaudeSession::parse("t.jsonl", &monitor_transcript()).unwrap();
+    let task = &s.tasks[0];
+    assert_eq!((task.id.as_str(), task.monitor), ("m1", true));
+    let events: Vec<_> = task
+        .reads
+        .iter()
+        .map(|r| match &r.kind {
+            ReadKind::MonitorEvent { event, delivered } => (r.line, r.t, event.as_str(), *delivered),
+            other => panic!("not an event: {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        events,
+        [
+            (5, 4000, "lint: pass\nbuild: pending", true),
+            (6, 9000, "build: pass", false)
+        ]
+    );
+    assert!(task.reads[0].text.starts_with("<task-notification>"));
 }

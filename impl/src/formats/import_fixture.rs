@@ -47,6 +47,34 @@ pub(crate) fn transcript() -> String {
     .join("\n")
 }
 
+fn notification(event: &str) -> String {
+    format!(
+        "<task-notification>\n<task-id>m1</task-id>\n<summary>Monitor event: \"ci\"</summary>\n<event>{event}</event>\n</task-notification>"
+    )
+}
+
+/// A `Monitor` task: its first event queued and delivered, its second queued as the file ends.
+pub(crate) fn monitor_transcript() -> String {
+    let queued = |t: u64, op: &str, event: &str| {
+        json!({"type": "queue-operation", "operation": op, "sessionId": "s", "timestamp": at(t),
+            "content": notification(event)})
+        .to_string()
+    };
+    let delivered = json!({"type": "attachment", "sessionId": "s", "timestamp": at(4),
+        "attachment": {"type": "queued_command", "prompt": notification("lint: pass\nbuild: pending"),
+            "commandMode": "task-notification"}})
+    .to_string();
+    [
+        tool_use(0, "u1", "Monitor", json!({"command": "watch-ci", "timeout_ms": 300000})),
+        tool_result(1, "u1", "Monitor started (task m1, timeout 300000ms). You will be notified on each event.", json!({"taskId": "m1"})),
+        queued(3, "enqueue", "lint: pass\nbuild: pending"),
+        queued(5, "remove", "lint: pass\nbuild: pending"),
+        delivered,
+        queued(9, "enqueue", "build: pass"),
+    ]
+    .join("\n")
+}
+
 /// The log's text once every event of `trace` has happened.
 pub(crate) fn log_of(trace: &crate::formats::trace::Trace) -> String {
     let mut log = crate::source::MemoryLog::new();

@@ -12,7 +12,7 @@ pub(crate) mod codex_reply;
 pub mod codex_session;
 pub mod harness;
 #[cfg(test)]
-mod import_fixture;
+pub(crate) mod import_fixture;
 pub mod pi_import;
 pub mod pi_session;
 pub mod protocol;
