@@ -74,8 +74,9 @@ fn every_codex_and_claude_code_session_at_hand_imports() {
     let (out, written) = import(&files, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let of = |prefix: &str| written.iter().filter(|w| w.starts_with(prefix)).count();
-    // Every background job of the Codex rollouts (116), every task read at least once (11).
-    assert_eq!((of("codex-"), of("claude-code-")), (116, 11));
+    // Every background job of the Codex rollouts (116); every task read at least once (11) and
+    // the one Monitor task (its folder's README names it).
+    assert_eq!((of("codex-"), of("claude-code-")), (116, 12));
     let s = text(&out.stdout);
     assert!(
         s.contains("cut to 172 + 176 of 555 lines; 207 line(s) never shown"),
@@ -92,14 +93,16 @@ fn every_codex_and_claude_code_session_at_hand_imports() {
         agree, 9,
         "the 9 jobs of Codex 0.128's rollout agree with its final output"
     );
-    let stderr = text(&out.stderr);
-    // The transcript that holds a Monitor task only (its folder's README says so).
-    let monitor_only = stderr.lines().find(|l| l.contains("JanDeDobbeleer-28-"));
+    // The Monitor's first event reached the agent; its second was still queued at the end.
     assert!(
-        monitor_only
-            .is_some_and(|l| l.ends_with("no background job read by the agent; nothing to import")),
-        "{stderr}"
+        s.contains("Monitor task b13uqjuev in JanDeDobbeleer-28-457bdacc88-0.jsonl: 1 event(s) delivered to the agent, 1 still queued"),
+        "{s}"
     );
+    assert!(
+        s.contains("event 2 at line 1223: still queued when the transcript ends"),
+        "{s}"
+    );
+    let stderr = text(&out.stderr);
     // Every line type of the transcripts at hand is one the parsers know.
     assert!(!stderr.contains("unknown line type"), "{stderr}");
 }
@@ -135,8 +138,10 @@ fn the_audit_counts_what_each_harness_showed_and_the_exact_engine_loses_nothing(
     assert_eq!(sum("Codex", &["unknown_lines"]), 10_560);
     assert_eq!(sum("Codex", &["harness_tally", "lines_lost"]), 10_560);
     assert_eq!(sum("Codex", &["untrue_lines"]), 11);
-    // Claude Code's cumulative reads repeat the lines shown before.
+    // Claude Code's cumulative reads repeat the lines shown before; a Monitor's do not, and
+    // the agent's `Read` windows number every line as the file holds it.
     assert_eq!(sum("Claude Code", &["harness_tally", "lines_repeated"]), 10);
+    assert_eq!(sum("Claude Code", &["agent_untrue_lines"]), 0);
 }
 
 #[test]

@@ -25,13 +25,13 @@ use crate::checker::judge::{AnomalyKind, Rules};
 use crate::checker::replay::{replay, Audit, Observed, ReadRecord, Tally};
 use crate::engines::exact::ExactEngine;
 use crate::engines::shipped::ShippedEngine;
+use crate::formats::claude_session::numbered_lines;
 use crate::formats::trace::{Event, Harness, Trace};
 use crate::interface::plain::{Plain, PlainBody};
 use crate::source::MemoryLog;
 use crate::upstream::condense::TextFormat;
 use crate::upstream::js::utf16_len;
 use crate::upstream::limits::Limits;
-use crate::formats::claude_session::numbered_lines;
 use serde::Serialize;
 use std::borrow::Cow;
 

@@ -15,7 +15,10 @@ fn a_monitor_event_is_judged_as_its_lines_between_the_tags() {
     let clean = audit(&trace);
     assert_eq!(clean.findings, Vec::<String>::new());
     assert_eq!(
-        (clean.harness_tally.lines_delivered, clean.harness_tally.lines_never_shown),
+        (
+            clean.harness_tally.lines_delivered,
+            clean.harness_tally.lines_never_shown
+        ),
         (2, 1)
     );
     let mut lying = trace.clone();

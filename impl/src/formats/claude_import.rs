@@ -171,9 +171,24 @@ fn description(session: &ClaudeSession, file: &str, task: &ClaudeTask) -> String
     let count = |f: fn(&ReadKind) -> bool| task.reads.iter().filter(|r| f(&r.kind)).count();
     let (version, id) = (&session.version, &task.id);
     if task.monitor {
-        let delivered =
-            count(|k| matches!(k, ReadKind::MonitorEvent { delivered: true, .. }));
-        let queued = count(|k| matches!(k, ReadKind::MonitorEvent { delivered: false, .. }));
+        let delivered = count(|k| {
+            matches!(
+                k,
+                ReadKind::MonitorEvent {
+                    delivered: true,
+                    ..
+                }
+            )
+        });
+        let queued = count(|k| {
+            matches!(
+                k,
+                ReadKind::MonitorEvent {
+                    delivered: false,
+                    ..
+                }
+            )
+        });
         return format!(
             "Claude Code {version} Monitor task {id} in {file}: {delivered} event(s) delivered to the agent, {queued} still queued when the transcript ends"
         );

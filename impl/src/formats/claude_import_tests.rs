@@ -53,15 +53,26 @@ fn read_windows_place_their_numbered_lines() {
 fn a_monitor_s_events_follow_each_other_and_one_never_delivered_is_no_read() {
     let s = ClaudeSession::parse("t.jsonl", &transcript::monitor_transcript()).unwrap();
     let imported = import_task(&s, "t.jsonl", "t", &s.tasks[0]);
-    assert_eq!(log_of(&imported), "lint: pass\nbuild: pending\nbuild: pass\n");
-    let reads = imported.trace.events.iter().filter(|e| matches!(e, Event::Read(_)));
+    assert_eq!(
+        log_of(&imported),
+        "lint: pass\nbuild: pending\nbuild: pass\n"
+    );
+    let reads = imported
+        .trace
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Read(_)));
     assert_eq!(reads.count(), 1);
     assert_eq!(
         imported.report,
         ["event 2 at line 6: still queued when the transcript ends, never shown to the agent"]
     );
     assert!(
-        imported.trace.header.description.contains("Monitor task m1"),
+        imported
+            .trace
+            .header
+            .description
+            .contains("Monitor task m1"),
         "{}",
         imported.trace.header.description
     );

@@ -158,7 +158,9 @@ impl Parser {
         }
         if kind == "attachment" {
             let attachment = obj.get("attachment");
-            let prompt = attachment.and_then(|a| a.get("prompt")).and_then(Value::as_str);
+            let prompt = attachment
+                .and_then(|a| a.get("prompt"))
+                .and_then(Value::as_str);
             if let Some(prompt) = prompt {
                 self.event(prompt, line, t, true);
             }
@@ -379,7 +381,12 @@ impl Parser {
             },
         };
         match queued {
-            Some(q) if delivered => *q = ClaudeRead { t: t.max(q.t), ..read },
+            Some(q) if delivered => {
+                *q = ClaudeRead {
+                    t: t.max(q.t),
+                    ..read
+                }
+            }
             Some(_) => {}
             None => reads.push(read),
         }

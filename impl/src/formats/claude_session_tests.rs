@@ -55,7 +55,9 @@ fn a_monitor_s_events_are_reads_delivered_or_still_queued() {
         .reads
         .iter()
         .map(|r| match &r.kind {
-            ReadKind::MonitorEvent { event, delivered } => (r.line, r.t, event.as_str(), *delivered),
+            ReadKind::MonitorEvent { event, delivered } => {
+                (r.line, r.t, event.as_str(), *delivered)
+            }
             other => panic!("not an event: {other:?}"),
         })
         .collect();

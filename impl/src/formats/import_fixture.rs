@@ -65,8 +65,18 @@ pub(crate) fn monitor_transcript() -> String {
             "commandMode": "task-notification"}})
     .to_string();
     [
-        tool_use(0, "u1", "Monitor", json!({"command": "watch-ci", "timeout_ms": 300000})),
-        tool_result(1, "u1", "Monitor started (task m1, timeout 300000ms). You will be notified on each event.", json!({"taskId": "m1"})),
+        tool_use(
+            0,
+            "u1",
+            "Monitor",
+            json!({"command": "watch-ci", "timeout_ms": 300000}),
+        ),
+        tool_result(
+            1,
+            "u1",
+            "Monitor started (task m1, timeout 300000ms). You will be notified on each event.",
+            json!({"taskId": "m1"}),
+        ),
         queued(3, "enqueue", "lint: pass\nbuild: pending"),
         queued(5, "remove", "lint: pass\nbuild: pending"),
         delivered,
