@@ -7,7 +7,9 @@
 use bgtail::exact::fnv1a;
 use bgtail::exact::BytePrint;
 use bgtail::source::{read_span, LogSource};
-use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Rejected, Reply, Request, ShownLine};
+use bgtail::{
+    Engine, ExactEngine, ExactState, Job, Limits, Rejected, Reply, Request, ResetReason, ShownLine,
+};
 
 /// What is broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,7 +30,29 @@ pub enum Break {
     /// Ignores a shrink or a changed head: the bookmark is made to match the log before each
     /// read, so no new generation is ever found.
     IgnoresShrink,
+    /// Forgets the unfinished last line's fingerprint after each read: a progress line redrawn
+    /// in place behind an unchanged head and settled end goes unsaid.
+    ForgetsPartialPrint,
+    /// Closes every gap in coverage after each read, as if the lines a budget left out had
+    /// been shown: a wider read then leaves them out for good.
+    CoversLeftOut,
+    /// Gives a reset the wrong reason: a shrink where the same file changed without shrinking,
+    /// and a change in place where it shrank.
+    UntrueReason,
 }
+
+/// The exact text's words for a shrink, and the words `UntrueReason` says a shrink with.
+const SHRANK: &str = "the log shrank since the last read";
+const NOT_SHRANK: &str =
+    "the log's first bytes changed (it was rewritten, or cut and written again)";
+
+/// The exact text's reasons for a new generation of the same file.
+const SAME_FILE_REASONS: [&str; 4] = [
+    SHRANK,
+    NOT_SHRANK,
+    "the bytes before the last read's end changed (the log was cut and regrown, or rewritten)",
+    "the unfinished last line the last read saw changed (redrawn in place, or the log was cut and regrown)",
+];
 
 /// The exact engine with one thing broken.
 #[derive(Clone, Debug)]
@@ -83,6 +107,13 @@ impl Broken {
                 // underflow): the boundary is off, the bookmark still well formed.
                 Break::SettledOffByOne if b.settled_end > 0 && b.settled_end < b.size => {
                     b.settled_end += 1
+                }
+                Break::ForgetsPartialPrint => b.partial_print = None,
+                Break::CoversLeftOut => {
+                    let ranges = b.coverage.ranges().to_vec();
+                    if let (Some(first), Some(last)) = (ranges.first(), ranges.last()) {
+                        b.coverage.rebuild_from(0, &[(first.0, last.1)]);
+                    }
                 }
                 Break::ForgetsNewest => {
                     let ranges = b.coverage.ranges().to_vec();
@@ -169,8 +200,31 @@ impl Engine for Broken {
                     }
                 }
             }
+            Break::UntrueReason => untrue_reason(&mut reply),
             _ => {}
         }
         Ok(reply)
+    }
+}
+
+/// The reset's reason swapped: a shrink said as a change in place, any other change of the
+/// same file said as a shrink. The reason sits in the header, before the body, which moves.
+fn untrue_reason(reply: &mut Reply) {
+    let shrank = match reply.reset {
+        Some(ResetReason::Shrank) => true,
+        Some(
+            ResetReason::Rewritten | ResetReason::RegrownPastCut | ResetReason::PartialRewritten,
+        ) => false,
+        _ => return,
+    };
+    let found = SAME_FILE_REASONS
+        .iter()
+        .find_map(|words| reply.text.find(words).map(|at| at..at + words.len()));
+    let Some(said) = found else { return };
+    let untrue = if shrank { NOT_SHRANK } else { SHRANK };
+    reply.text.replace_range(said.clone(), untrue);
+    if said.start < reply.body.start {
+        let moved = |i: usize| i + untrue.len() - said.len();
+        reply.body = moved(reply.body.start)..moved(reply.body.end);
     }
 }
