@@ -13,6 +13,9 @@
 #   scripts/mutants.sh --own-tests               # then: the mutants the model missed, against
 #                                                # bgtail's own test suite (a timeout is a hang
 #                                                # the model saw: no reply)
+#   scripts/mutants.sh --corpus [FILE…] [-F RE]  # the corpus alone: each mutant against
+#                                                # `bgtail replay --require contract` over
+#                                                # traces/ (results in mutants/corpus/)
 #
 # cargo-mutants builds a copy of the workspace in a temporary directory, so the external
 # inputs (docs/inputs.md) are named by an absolute BGTAIL_SHARED.
@@ -47,6 +50,24 @@ if [ "${1:-}" = --own-tests ]; then
   for file in "${files[@]}"; do args+=(-f "$file"); done
   run_mutants mutants/own-tests --no-config --package bgtail --test-package bgtail \
     --test-tool nextest "${args[@]}" -F "$re"
+  exit 0
+fi
+
+if [ "${1:-}" = --corpus ]; then
+  # What a user replaying the corpus would see: the one test that replays every trace through
+  # the exact engine with the judge (replay/tests/contract_traces.rs), nothing else.
+  shift
+  files=() rest=()
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -F) rest+=(-F "$2"); shift 2 ;;
+      *) files+=(-f "$1"); shift ;;
+    esac
+  done
+  [ ${#files[@]} -gt 0 ] || files=(-f 'impl/src/engines/exact/*.rs')
+  run_mutants mutants/corpus --no-config --package bgtail --test-package bgtail-cli \
+    --test-tool nextest --minimum-test-timeout 120 "${files[@]}" "${rest[@]}" -- \
+    -E 'test(=contract_traces::the_corpus_keeps_the_contract_through_the_exact_engine)'
   exit 0
 fi
 

@@ -152,7 +152,8 @@ impl Outside {
 }
 
 /// Whether an engine that declares `declared` reads with `limits` (a trace's): the limits the
-/// protocol lets it declare, each upstream's where it declares none.
+/// protocol lets it declare, each upstream's where it declares none, and upstream's line bound,
+/// which no outside reader declares (a trace that lowers it holds only the in-crate engines).
 fn declares(declared: Option<bgtail::protocol::DeclaredLimits>, limits: &bgtail::Limits) -> bool {
     let mut its = bgtail::Limits::default();
     if let Some(d) = declared {
@@ -162,6 +163,7 @@ fn declares(declared: Option<bgtail::protocol::DeclaredLimits>, limits: &bgtail:
         && its.line_cap == limits.line_cap
         && its.view_default == limits.view_default
         && its.default_lines == limits.default_lines
+        && its.scan_lines_max == limits.scan_lines_max
 }
 
 /// Why a reader with `appends_only` cannot be shown `event`, when it is a change of the log

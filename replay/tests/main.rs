@@ -7,6 +7,7 @@ mod common;
 mod bgtail_exact_ts;
 mod cli;
 mod codex;
+mod contract_traces;
 mod engine_protocol;
 mod explore_browser;
 mod import;
