@@ -31,7 +31,8 @@ export BGTAIL_SHARED
 run_mutants() {
   local out=$1 status=0
   shift
-  TMPDIR=$tmp cargo mutants "$@" -o "$out" || status=$?
+  mkdir -p "$out"
+  TMPDIR=$tmp cargo mutants -o "$out" "$@" || status=$?
   case $status in
     0|2|3) echo "results: $out/mutants.out (caught.txt, missed.txt, unviable.txt, timeout.txt)" ;;
     *) echo "cargo mutants failed (exit $status): see $out/mutants.out/log" >&2; exit "$status" ;;
