@@ -434,18 +434,18 @@ fn text_of(content: Option<&Value>) -> String {
 
 /// The id of `Command running in background with ID: X.`
 fn started_id(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("Command running in background with ID: ")?;
-    let id: String = rest
-        .chars()
-        .take_while(char::is_ascii_alphanumeric)
-        .collect();
-    (!id.is_empty()).then_some(id)
+    id_after(text, "Command running in background with ID: ")
 }
 
 /// The id of `Monitor started (task X, timeout Nms).`
 fn monitor_id(text: &str) -> Option<String> {
-    let rest = text.strip_prefix("Monitor started (task ")?;
-    let id: String = rest
+    id_after(text, "Monitor started (task ")
+}
+
+/// The alphanumeric id right after `prefix`, which `text` opens with.
+fn id_after(text: &str, prefix: &str) -> Option<String> {
+    let id: String = text
+        .strip_prefix(prefix)?
         .chars()
         .take_while(char::is_ascii_alphanumeric)
         .collect();
