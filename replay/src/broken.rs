@@ -33,6 +33,9 @@ pub enum Break {
     /// Forgets the unfinished last line's fingerprint after each read: a progress line redrawn
     /// in place behind an unchanged head and settled end goes unsaid.
     ForgetsPartialPrint,
+    /// Forgets the fingerprint of the bytes before the settled end after each read: a last
+    /// line rewritten in place behind an unchanged head goes unsaid.
+    ForgetsSettledPrint,
     /// Closes every gap in coverage after each read, as if the lines a budget left out had
     /// been shown: a wider read then leaves them out for good.
     CoversLeftOut,
@@ -109,6 +112,7 @@ impl Broken {
                     b.settled_end += 1
                 }
                 Break::ForgetsPartialPrint => b.partial_print = None,
+                Break::ForgetsSettledPrint => b.settled_print = None,
                 Break::CoversLeftOut => {
                     let ranges = b.coverage.ranges().to_vec();
                     if let (Some(first), Some(last)) = (ranges.first(), ranges.last()) {

@@ -9,7 +9,7 @@
 use crate::common::{repo, run_text as bgtail};
 
 /// Each trace, the break of its mechanism, and the anomaly that names it.
-const MECHANISMS: [(&str, &str, &str); 5] = [
+const MECHANISMS: [(&str, &str, &str); 6] = [
     // Coverage runs stop at a line the budget left out, so that a wider read shows it.
     (
         "coverage-closed-at-an-unshown-line",
@@ -31,6 +31,12 @@ const MECHANISMS: [(&str, &str, &str); 5] = [
     (
         "partial-line-redrawn-behind-the-head",
         "forgets-partial-print",
+        "resets seen: WrongReset",
+    ),
+    // The bytes before the settled end, fingerprinted, behind an unchanged head.
+    (
+        "settled-bytes-rewritten-behind-the-head",
+        "forgets-settled-print",
         "resets seen: WrongReset",
     ),
     // A partial line's start stays the settled end while it grows.

@@ -107,7 +107,7 @@ fn the_pinned_pi_bgrun_counterexamples_replay_with_their_anomalies() {
 }
 
 /// Each broken engine, and the anomaly that must name it.
-const MUTANTS: [(&str, &str); 10] = [
+const MUTANTS: [(&str, &str); 11] = [
     ("claims-unprinted", "honest counts: FalseClaim"),
     ("hides-newest", "progress: Stalled"),
     ("left-out-count", "honest counts: DishonestCount"),
@@ -116,6 +116,7 @@ const MUTANTS: [(&str, &str); 10] = [
     ("forgets-newest", "repeats bounded: Repeated"),
     ("ignores-shrink", "resets seen: WrongReset"),
     ("forgets-partial-print", "resets seen: WrongReset"),
+    ("forgets-settled-print", "resets seen: WrongReset"),
     ("covers-left-out", "nothing lost: Lost"),
     ("untrue-reason", "honest counts: UntrueReason"),
 ];
