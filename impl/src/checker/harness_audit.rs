@@ -153,10 +153,13 @@ pub fn audit(trace: &Trace) -> JobAudit {
 /// on its first and last lines, and go onto lines of their own, where the notes pattern
 /// finds them. Every other reply is read as it is.
 fn judged_text(harness: Option<Harness>, text: &str) -> Cow<'_, str> {
+    if harness != Some(Harness::ClaudeCode) {
+        return Cow::Borrowed(text);
+    }
     let (Some(open), Some(close)) = (text.find("<event>"), text.rfind("</event>")) else {
         return Cow::Borrowed(text);
     };
-    if harness != Some(Harness::ClaudeCode) || close < open {
+    if close < open {
         return Cow::Borrowed(text);
     }
     let body = open + "<event>".len();

@@ -171,6 +171,7 @@ fn description(session: &ClaudeSession, file: &str, task: &ClaudeTask) -> String
     let count = |f: fn(&ReadKind) -> bool| task.reads.iter().filter(|r| f(&r.kind)).count();
     let (version, id) = (&session.version, &task.id);
     if task.monitor {
+        // A Monitor is read only by its events: those not delivered are still queued.
         let delivered = count(|k| {
             matches!(
                 k,
@@ -180,15 +181,7 @@ fn description(session: &ClaudeSession, file: &str, task: &ClaudeTask) -> String
                 }
             )
         });
-        let queued = count(|k| {
-            matches!(
-                k,
-                ReadKind::MonitorEvent {
-                    delivered: false,
-                    ..
-                }
-            )
-        });
+        let queued = task.reads.len() - delivered;
         return format!(
             "Claude Code {version} Monitor task {id} in {file}: {delivered} event(s) delivered to the agent, {queued} still queued when the transcript ends"
         );

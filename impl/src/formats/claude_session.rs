@@ -258,7 +258,7 @@ impl Parser {
             "Bash" => {
                 if let Some(id) = started_id(&text) {
                     let asked = call.input.get("run_in_background").and_then(Value::as_bool);
-                    self.start(id, str_in("command"), asked == Some(true), t);
+                    self.start(id, str_in("command"), asked == Some(true), false, t);
                     return;
                 }
                 let command = str_in("command");
@@ -292,8 +292,7 @@ impl Parser {
             }
             "Monitor" => {
                 if let Some(id) = monitor_id(&text) {
-                    self.start(id, str_in("command"), true, t);
-                    self.session.tasks.last_mut().expect("just started").monitor = true;
+                    self.start(id, str_in("command"), true, true, t);
                 }
             }
             "TaskOutput" | "BashOutput" => {
@@ -308,14 +307,14 @@ impl Parser {
         }
     }
 
-    fn start(&mut self, id: String, command: String, asked: bool, t: u64) {
+    fn start(&mut self, id: String, command: String, asked: bool, monitor: bool, t: u64) {
         self.by_id.insert(id.clone(), self.session.tasks.len());
         self.session.tasks.push(ClaudeTask {
             id,
             command,
             started: t,
             asked,
-            monitor: false,
+            monitor,
             reads: Vec::new(),
             ended: None,
         });
