@@ -26,8 +26,7 @@ use std::borrow::Cow;
 
 /// Upstream's wrapper namespace: lines starting with it are never content.
 pub const WRAPPER_PREFIX: &[u8] = b"__BGRUN_";
-/// The exit marker the wrapper appends when the job ends.
-pub const EXIT_MARKER: &str = "__BGRUN_EXIT__=";
+pub use crate::upstream::marker::{cap_of, EXIT_MARKER};
 
 /// One content line's span in the view buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,23 +158,6 @@ impl View {
     pub fn exited(&self) -> bool {
         self.exit_line().is_some()
     }
-}
-
-/// The cap an exit marker line records: the first ` truncated=` followed by digits anywhere
-/// in it (` truncated=x truncated=7` is 7), read as JavaScript's `parseInt` reads it: a
-/// double, so past 2^53 it rounds, past 2^64 it does not saturate, and past ~1.8e308 it is
-/// infinite.
-pub fn cap_of(exit_line: &str) -> Option<f64> {
-    const LABEL: &str = " truncated=";
-    exit_line.match_indices(LABEL).find_map(|(at, _)| {
-        let after = &exit_line[at + LABEL.len()..];
-        let digits = &after[..after
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(after.len())];
-        // Rust's parse rounds correctly to the nearest double and overflows to infinity, as
-        // JavaScript's does.
-        (!digits.is_empty()).then(|| digits.parse::<f64>().expect("ASCII digits parse"))
-    })
 }
 
 fn push_if_content(

@@ -4,7 +4,7 @@
 import type { Ranges } from "./coverage.js";
 import { formatBytes, plural } from "./js.js";
 import type { Start } from "./start.js";
-import { linesAbove, linesBefore, type Scan } from "./scan.js";
+import { linesAbove, linesBefore, wholeLog, type Scan } from "./scan.js";
 import type { Selection } from "./select.js";
 import { nth } from "./nth.js";
 
@@ -26,7 +26,11 @@ export interface Numbers {
   earlierShown: number;
   /** "log at N lines", "N lines in view", or the lazy count's words. */
   logWords: string;
+  /** Whether the count is the whole log's (`wholeLog`): only then may a read with no line to
+   *  show call the log empty. */
+  wholeLog: boolean;
 }
+
 
 /** The numbers, from the scan, the bookmark's start and the coverage after the read. */
 export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete: number[]): Numbers {
@@ -92,12 +96,13 @@ export function count(scan: Scan, start: Start, coverage: Ranges, shownComplete:
     newShown,
     earlierShown: continuing ? shownComplete.length - newShown : 0,
     logWords: logWords(scan, wholeView, counted),
+    wholeLog: wholeLog(scan),
   };
 }
 
 function logWords(scan: Scan, wholeView: boolean, counted: number): string {
   const lines = plural(counted, "line", "lines");
-  if (wholeView && scan.origin === 0 && !scan.lineBoundHit) return `log at ${counted} ${lines}`;
+  if (wholeView && wholeLog(scan)) return `log at ${counted} ${lines}`;
   if (wholeView) return `${counted} ${lines} in view`;
   const bytes = formatBytes(scan.view.size - scan.above!.counted.offset);
   return `${counted} ${lines} in the last ${bytes} (the view above is not counted yet)`;

@@ -60,6 +60,12 @@ export function linesAbove(scan: Scan): number {
   return scan.above ? Math.max(0, scan.above.tail.lines - scan.above.counted.lines) : 0;
 }
 
+/** Whether the view is the whole log: it starts at the log's first byte and the line bound
+ *  did not cut it. */
+export function wholeLog(scan: Scan): boolean {
+  return scan.origin === 0 && !scan.lineBoundHit;
+}
+
 /** How many counted lines above the tail end at or before `offset`, a coverage boundary. */
 export function linesBefore(a: Above, offset: number, index: LineIndex): number {
   let lines: number;

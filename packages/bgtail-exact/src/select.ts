@@ -7,7 +7,7 @@ import { covers, forgetOldest, rebuildFrom, type Ranges } from "./coverage.js";
 import { exactInteger, plural } from "./js.js";
 import type { Limits } from "./limits.js";
 import type { Start } from "./start.js";
-import { linesAbove, type Scan } from "./scan.js";
+import { linesAbove, wholeLog, type Scan } from "./scan.js";
 import type { ShownLine } from "./types.js";
 import { nth } from "./nth.js";
 
@@ -74,7 +74,7 @@ export function select(
     sel.selected = windowLines.length;
     const texts = windowLines.map(text);
     if (scan.partial !== undefined) texts.push(text(scan.partial));
-    sel.body = texts.length === 0 ? "(empty log)" : texts.join("\n");
+    sel.body = texts.length > 0 ? texts.join("\n") : wholeLog(scan) ? "(empty log)" : "(nothing in view)";
     return sel;
   }
   const candidates = windowLines.filter((i) => !coveredBy(start.coverage, scan, i));

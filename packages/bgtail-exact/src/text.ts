@@ -68,7 +68,9 @@ function headerWhat(sel: Selection, n: Numbers): string {
 function status(n: Numbers, partialPending: boolean): string {
   let text: string;
   if (n.counted === 0) {
-    text = `(empty log — ${n.logWords}`;
+    // A view that starts past the log's first byte may hold no line of a log that has many:
+    // the log is empty only when the view is all of it.
+    text = `(${n.wholeLog ? "empty log" : "nothing in view"} — ${n.logWords}`;
   } else {
     text = `(no new lines — ${n.logWords}`;
     if (n.newestUnseen !== undefined) {

@@ -59,6 +59,7 @@ pub(super) fn check(claimed: &Claimed, facts: &Facts<'_>, v: &mut Verdict) {
     }
     check_left_out(stated, facts, v);
     check_view(stated, facts, claimed.total.is_some(), v);
+    check_cap(stated, facts, v);
 }
 
 fn wrong(what: &str, expected: impl Into<String>, said: impl Into<String>, v: &mut Verdict) {
@@ -93,6 +94,11 @@ fn check_standing(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
     if let Some(said) = stated.names_log.filter(|&said| said != whole_log) {
         let what = "the line count named \"log at\" (the view is the whole log)";
         wrong(what, yes_no(whole_log), yes_no(said), v);
+    }
+    // A view past the log's first byte may hold no line of a log that has many.
+    if stated.empty_log && !whole_log {
+        let what = "\"empty log\" (only where the view is the whole log)";
+        wrong(what, "not said", "said", v);
     }
 }
 
@@ -248,6 +254,24 @@ fn check_view(stated: &Stated, facts: &Facts<'_>, counted_whole: bool, v: &mut V
     }
 }
 
+/// The note on the wrapper's truncation names the cap the log's exit marker records. It is
+/// there whenever the marker line lies whole in the view, where a read finds it; a view that
+/// cuts the line may leave the note out, never name another cap.
+fn check_cap(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
+    let marker = facts.truth.exit;
+    let cap = marker.and_then(|m| m.cap).map(format_bytes);
+    let in_view = marker.is_some_and(|m| m.start >= facts.truth.origin);
+    let wrong_cap = stated.cap.is_some() && stated.cap != cap;
+    if wrong_cap || (stated.cap.is_none() && in_view && cap.is_some()) {
+        wrong(
+            "the note on the wrapper's truncation (the cap the exit marker records)",
+            format!("{cap:?}"),
+            format!("{:?}", stated.cap),
+            v,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Judge, ReadInput, Rules, TextFormat};
@@ -378,5 +402,78 @@ mod tests {
             words("the same `lines`"),
             ["the read that returns the lines left out: lines: 2"]
         );
+    }
+
+    #[test]
+    fn the_truncation_note_names_the_cap_of_the_exit_marker_in_view() {
+        let log = b"a\n\n__BGRUN_EXIT__=0 truncated=40\n";
+        let note = |cap: &str| {
+            format!("\n\n(log truncated at {cap} — lines past the cap were never written, so this is not the run's real end)")
+        };
+        let judge = |log: &[u8], request: &Request, text: &str| {
+            wrong_in(&mut Judge::default(), log, request, text)
+        };
+        let reply = |note: &str| format!("first read: 1 line — log at 1 line\na{note}");
+        assert!(judge(log, &lines(1.0), &reply(&note("40 bytes"))).is_empty());
+        let expected = "the note on the wrapper's truncation (the cap the exit marker records): ";
+        assert_eq!(
+            judge(log, &lines(1.0), &reply(&note("41 bytes"))),
+            [format!("{expected}Some(\"40 bytes\")")]
+        );
+        assert_eq!(
+            judge(log, &lines(1.0), &reply("")),
+            [format!("{expected}Some(\"40 bytes\")")]
+        );
+        let uncapped = b"a\n\n__BGRUN_EXIT__=0\n";
+        assert_eq!(
+            judge(uncapped, &lines(1.0), &reply(&note("40 bytes"))),
+            [format!("{expected}None")]
+        );
+        // A view that cuts the marker line may leave the note out, but not name another cap.
+        let cut = Request {
+            lines: Some(1.0),
+            bytes: Some(10.0),
+            ..Request::default()
+        };
+        let view = "\n\n(view: the last 10 bytes of 33 bytes — earlier lines are not counted; pass a larger `bytes` (max 64 MiB) to reach them)";
+        let status = format!("first read: (no lines — 0 lines in view){view}");
+        assert_eq!(judge(log, &cut, &status), Vec::<String>::new());
+        let capped = format!(
+            "first read: (no lines — 0 lines in view){}{view}",
+            note("41 bytes")
+        );
+        assert_eq!(
+            judge(log, &cut, &capped),
+            [format!("{expected}Some(\"40 bytes\")")]
+        );
+    }
+
+    #[test]
+    fn a_view_that_holds_no_line_of_a_log_that_has_some_does_not_call_it_empty() {
+        let request = Request {
+            lines: Some(1.0),
+            bytes: Some(1.0),
+            ..Request::default()
+        };
+        let view = "\n\n(view: the last 1 bytes of 4 bytes — earlier lines are not counted; pass a larger `bytes` (max 64 MiB) to reach them)";
+        let judge = |text: &str| wrong_in(&mut Judge::default(), b"a\nb\n", &request, text);
+        let nothing = format!("first read: (nothing in view — 0 lines in view){view}");
+        assert_eq!(judge(&nothing), Vec::<String>::new());
+        let empty = format!("first read: (empty log — 0 lines in view){view}");
+        assert_eq!(
+            judge(&empty),
+            ["\"empty log\" (only where the view is the whole log): not said"]
+        );
+        let raw = Request {
+            raw: true,
+            ..request
+        };
+        let raw_empty = format!("(empty log){view}");
+        assert_eq!(
+            wrong_in(&mut Judge::default(), b"a\nb\n", &raw, &raw_empty),
+            ["\"empty log\" (only where the view is the whole log): not said"]
+        );
+        let raw_nothing = format!("(nothing in view){view}");
+        assert!(wrong_in(&mut Judge::default(), b"a\nb\n", &raw, &raw_nothing).is_empty());
     }
 }

@@ -35,7 +35,9 @@ impl TextFormat {
             && match self {
                 TextFormat::Exact => {
                     main.ends_with(')')
-                        && (contains(main, "(no new lines — ") || contains(main, "(empty log — "))
+                        && ["(no new lines — ", "(empty log — ", "(nothing in view — "]
+                            .iter()
+                            .any(|words| contains(main, words))
                 }
                 TextFormat::Upstream => main.starts_with("(no new lines since last read — log at "),
                 TextFormat::GeminiCli => main == GEMINI_EMPTY,
@@ -48,7 +50,7 @@ impl TextFormat {
         if !self.condenses() {
             return None;
         }
-        if line == "(empty log)" {
+        if line == "(empty log)" || (self == TextFormat::Exact && line == "(nothing in view)") {
             return Some(Marker::Empty);
         }
         match self {
@@ -203,6 +205,11 @@ pub(crate) struct Stated {
     pub view: Option<ViewNote>,
     /// The line bound's note: "only the last N lines of the view were scanned".
     pub scanned: Option<u64>,
+    /// The text calls the log empty ("(empty log — …)", or a raw read's "(empty log)").
+    pub empty_log: bool,
+    /// The cap the note on the wrapper's truncation names ("log truncated at C — …"), in its
+    /// words.
+    pub cap: Option<String>,
 }
 
 /// "view: the last W of S — …", in its words. (The largest view the note names too is the
@@ -289,8 +296,10 @@ impl Claimed {
                 self.read_exact_note(part);
             }
         }
+        self.stated.empty_log = parsed.body == ["(empty log)"];
         if let Some(status) = parsed.status {
             let status = self.strip_exact_prefix(status);
+            self.stated.empty_log = status.starts_with("(empty log — ");
             let inner = status.trim_start_matches('(').trim_end_matches(')');
             let mut parts = split(inner, "; ");
             let log_words = parts.next().unwrap_or_default();
@@ -405,6 +414,9 @@ impl Claimed {
                 window: window.into(),
                 size: size.into(),
             });
+        } else if let Some(rest) = part.strip_prefix("log truncated at ") {
+            let cap = split_once(rest, " — ").map_or(rest, |(cap, _)| cap);
+            stated.cap = Some(cap.into());
         } else if let Some(rest) = part.strip_prefix("only the last ") {
             let digits: String = rest
                 .chars()

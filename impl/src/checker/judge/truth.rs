@@ -4,6 +4,7 @@
 use crate::interface::api::Request;
 use crate::upstream::js::js_trim;
 use crate::upstream::limits::Limits;
+use crate::upstream::marker::{cap_of, EXIT_MARKER};
 use crate::upstream::tool::clamp_window;
 
 /// How many complete content lines the window of a read holds: the request's `lines` as
@@ -51,6 +52,22 @@ pub(crate) struct Truth {
     pub origin: u64,
     /// Whether the line bound cut the view (the reference's `boundScanLines`).
     pub bound_hit: bool,
+    /// The wrapper's exit marker, when it is the log's last non-blank line.
+    pub exit: Option<ExitMarker>,
+    /// Whether the view starts inside the partial line, past its first byte: the line is then
+    /// not in the view, yet the complete lines still end where it starts.
+    pub view_inside_partial: bool,
+}
+
+/// The wrapper's exit line (`__BGRUN_EXIT__=<code>`, a ` truncated=<N>` label when the wrapper
+/// capped the log), as the log's last non-blank line: the job has exited, and a cap it
+/// records is what a note on the log's truncation must name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ExitMarker {
+    /// Where the line starts.
+    pub start: u64,
+    /// The cap its label records, read as upstream reads it.
+    pub cap: Option<f64>,
 }
 
 impl Truth {
@@ -75,7 +92,10 @@ impl Truth {
             .map(|l| String::from_utf8_lossy(&log[l.start..l.text_end]).into_owned())
             .collect();
         let settled = settled_end(log, request.running);
+        let unterminated = !log.is_empty() && !log.ends_with(b"\n");
         Truth {
+            exit: exit_marker(log),
+            view_inside_partial: request.running && unterminated && settled < view_origin,
             spans,
             complete,
             window_start,
@@ -114,6 +134,26 @@ pub fn settled_end(log: &[u8], running: bool) -> u64 {
             .map_or(0, |i| i as u64 + 1)
     } else {
         log.len() as u64
+    }
+}
+
+/// The log's last non-blank line (split on `\n`, trimmed as JavaScript trims), when it starts
+/// with the wrapper's exit marker.
+fn exit_marker(log: &[u8]) -> Option<ExitMarker> {
+    let mut end = log.len();
+    loop {
+        let start = log[..end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = String::from_utf8_lossy(&log[start..end]);
+        if !js_trim(&line).is_empty() {
+            return line.starts_with(EXIT_MARKER).then(|| ExitMarker {
+                start: start as u64,
+                cap: cap_of(&line),
+            });
+        }
+        end = start.checked_sub(1)?;
     }
 }
 

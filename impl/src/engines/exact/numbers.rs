@@ -27,6 +27,9 @@ pub(super) struct Numbers {
     pub earlier_shown: u64,
     /// "log at N lines", "N lines in view", or the lazy count's words.
     pub log_words: String,
+    /// Whether the count is the whole log's ([`Scan::whole_log`]): only then may a read with no line
+    /// to show call the log empty.
+    pub whole_log: bool,
 }
 
 /// The numbers, from the scan, the bookmark's start and the coverage after the read.
@@ -109,6 +112,7 @@ pub(super) fn count(
         new_shown,
         earlier_shown,
         log_words: log_words(scan, whole_view, counted),
+        whole_log: scan.whole_log(),
     }
 }
 
@@ -116,7 +120,7 @@ pub(super) fn count(
 fn log_words(scan: &Scan, whole_view: bool, counted: u64) -> String {
     let view = &scan.view;
     match (&scan.above, whole_view) {
-        (_, true) if scan.origin == 0 && !scan.line_bound_hit => {
+        (_, true) if scan.whole_log() => {
             format!("log at {counted} {}", plural(counted, "line", "lines"))
         }
         (_, true) => format!("{counted} {} in view", plural(counted, "line", "lines")),

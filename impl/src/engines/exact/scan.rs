@@ -71,6 +71,12 @@ impl Scan {
             .as_ref()
             .map_or(0, |a| (a.tail.lines - a.counted.lines).max(0) as usize)
     }
+
+    /// Whether the view is the whole log: it starts at the log's first byte and the line
+    /// bound did not cut it.
+    pub fn whole_log(&self) -> bool {
+        self.origin == 0 && !self.line_bound_hit
+    }
 }
 
 /// The view above the tail, as line numbers.

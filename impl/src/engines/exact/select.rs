@@ -86,8 +86,10 @@ pub(super) fn select(
             .chain(scan.partial.iter())
             .map(|&i| view.text(&view.lines[i]).into_owned())
             .collect();
-        sel.body = Some(if texts.is_empty() {
+        sel.body = Some(if texts.is_empty() && scan.whole_log() {
             "(empty log)".to_owned()
+        } else if texts.is_empty() {
+            "(nothing in view)".to_owned()
         } else {
             texts.join("\n")
         });

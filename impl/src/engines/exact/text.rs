@@ -129,7 +129,14 @@ fn push_header_what(text: &mut String, sel: &Selection, n: &Numbers) {
 /// and the `lines` that reaches them, a partial line still being written.
 fn push_status(text: &mut String, n: &Numbers, partial_pending: bool) {
     if n.counted == 0 {
-        push_fmt(text, format_args!("(empty log — {}", n.log_words));
+        // A view that starts past the log's first byte may hold no line of a log that has
+        // many: the log is empty only when the view is all of it.
+        let none = if n.whole_log {
+            "empty log"
+        } else {
+            "nothing in view"
+        };
+        push_fmt(text, format_args!("({none} — {}", n.log_words));
     } else {
         push_fmt(text, format_args!("(no new lines — {}", n.log_words));
         if let Some(newest) = n.newest_unseen {
@@ -214,6 +221,7 @@ mod tests {
             new_shown: 0,
             earlier_shown: 0,
             log_words: "log at 12 lines".into(),
+            whole_log: true,
         }
     }
 
@@ -283,6 +291,15 @@ mod tests {
         };
         push_status(&mut text, &n, false);
         assert_eq!(text, "(empty log — log at 0 lines)");
+        let mut text = String::new();
+        let n = Numbers {
+            counted: 0,
+            log_words: "0 lines in view".into(),
+            whole_log: false,
+            ..numbers(false)
+        };
+        push_status(&mut text, &n, false);
+        assert_eq!(text, "(nothing in view — 0 lines in view)");
     }
 
     #[test]
