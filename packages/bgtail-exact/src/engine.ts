@@ -145,7 +145,7 @@ export class ExactEngine {
     const settledEnd = settledEndOf(log, stat, scan, start, counter);
     const limits = this.limits;
     const settledPrint = settledPrintOf(log, scan, settledEnd, limits.settledPrintBytes, counter);
-    const partialPrint = partialPrintOf(log, scan, partialExtent(scan), limits.partialPrintBytes, counter);
+    const partialPrint = partialPrintOf(log, scan, partialExtent(scan, settledEnd, stat.size), limits.partialPrintBytes, counter);
     const index = nextIndex(this.limits, scan, outcome.coverage, settledEnd);
     return {
       path: job.path,

@@ -24,12 +24,13 @@ export function settledEndOf(log: LogSource, stat: LogStat, scan: Scan, start: S
   return tail > scan.view.origin ? tail : partialLineStart(log, start, tail, counter);
 }
 
-/** The extent of the partial line this read found at the log's end, shown or not (from the
- *  view's first byte when the view cut it). */
-export function partialExtent(scan: Scan): [number, number] | undefined {
-  const line = scan.partial === undefined ? undefined : scan.view.lines[scan.partial];
-  if (line === undefined) return undefined;
-  return [scan.view.offset(line), scan.view.endOffset(line)];
+/** The extent of the partial line this read found at the log's end, shown or not: from its
+ *  own start (`settledEnd`, read back when the view cut it) to the log's end. A view that
+ *  starts inside a progress line longer than it leaves the line out of the view, but the
+ *  caller's bookmark still stands on it, so a redraw of it is a change the next read sees.
+ *  `undefined` when the log ends with a complete line, or the job has finished. */
+export function partialExtent(scan: Scan, settledEnd: number, size: number): [number, number] | undefined {
+  return scan.stillWriting && settledEnd < size ? [settledEnd, size] : undefined;
 }
 
 /** The fingerprint of the last `printBytes` (`partialPrintBytes`) of the partial line this read

@@ -244,7 +244,7 @@ impl ExactEngine {
         let partial_print = settle::partial_print(
             log,
             &scan,
-            settle::partial_extent(&scan),
+            settle::partial_extent(&scan, settled_end, stat.size),
             limits.partial_print_bytes,
             bytes_read,
         );

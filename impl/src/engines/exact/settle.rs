@@ -46,11 +46,13 @@ pub(super) fn settled_print(
     print_of(log, scan, from, settled_end, bytes_read)
 }
 
-/// The extent of the partial line this read found at the log's end, shown or not (from the
-/// view's first byte when the view cut it).
-pub(super) fn partial_extent(scan: &Scan) -> Option<(u64, u64)> {
-    let line = &scan.view.lines[scan.partial?];
-    Some((scan.view.offset(line), scan.view.end_offset(line)))
+/// The extent of the partial line this read found at the log's end, shown or not: from its
+/// own start (`settled_end`, read back when the view cut it) to the log's end. A view that
+/// starts inside a progress line longer than it leaves the line out of the view, but the
+/// caller's bookmark still stands on it, so a redraw of it is a change the next read sees.
+/// `None` when the log ends with a complete line, or the job has finished.
+pub(super) fn partial_extent(scan: &Scan, settled_end: u64, size: u64) -> Option<(u64, u64)> {
+    (scan.still_writing && settled_end < size).then_some((settled_end, size))
 }
 
 /// The fingerprint of the end of the partial line this read found (`seen`, its extent): its
