@@ -109,6 +109,9 @@ pub struct ModelConfig {
     /// [`Action::RewritePartial`](crate::Action::RewritePartial)); counted with the resets.
     pub rewrite_in_place: bool,
     pub finish: bool,
+    /// Whether the job's exit writes the wrapper's marker
+    /// ([`Action::WriteExitMarker`](crate::Action::WriteExitMarker)).
+    pub exit_marker: bool,
 }
 
 impl ModelConfig {
@@ -154,6 +157,7 @@ impl ModelConfig {
             rewrite: true,
             rewrite_in_place: true,
             finish: true,
+            exit_marker: false,
         }
     }
 
@@ -207,6 +211,30 @@ impl ModelConfig {
             && usize::from(self.max_lines) >= self.limits.fold_threshold + 2
     }
 
+    /// Whether a view can start inside a partial line: a view narrower than the shortest
+    /// partial text the model writes (`p0`, 2 bytes).
+    pub fn reaches_view_inside_partial(&self) -> bool {
+        self.partial_lines && self.views.iter().any(|&v| v < 2)
+    }
+
+    /// The job's end: the wrapper's exit marker (ending a partial line as it stands, with a
+    /// cap recorded) while the caller still says the job runs, and a view of one byte, narrower
+    /// than every partial line, so that a read's view starts inside it — a progress line
+    /// longer than the `bytes` the agent passes, scaled down. Up to 3 lines, any number of
+    /// reads, one in-place rewrite.
+    pub fn job_end() -> Self {
+        ModelConfig {
+            max_lines: 3,
+            read_lines: vec![1, 2],
+            views: vec![1],
+            kinds: vec![LineKind::Short],
+            truncate: false,
+            rewrite: false,
+            exit_marker: true,
+            ..Self::ci()
+        }
+    }
+
     /// Issue #28's world: appends and condensed reads of two widths, nothing else. The
     /// shipped engine's gap symptom needs only this.
     pub fn issue_28_gap() -> Self {
@@ -224,6 +252,7 @@ impl ModelConfig {
             rewrite: false,
             rewrite_in_place: false,
             finish: false,
+            exit_marker: false,
         }
     }
 
@@ -254,6 +283,7 @@ impl ModelConfig {
             rewrite: false,
             rewrite_in_place: false,
             finish: false,
+            exit_marker: false,
         }
     }
 
@@ -280,6 +310,7 @@ impl ModelConfig {
             rewrite: true,
             rewrite_in_place: true,
             finish: true,
+            exit_marker: true,
         }
     }
 

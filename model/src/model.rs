@@ -3,7 +3,7 @@
 
 use crate::config::{ModelConfig, Times, MAX_LINES};
 use crate::scope;
-use crate::state::{Action, InPlace, SeenBytes, TailState};
+use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
 use bgtail::judge::{Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
@@ -105,8 +105,9 @@ where
 
     fn actions(&self, state: &Self::State, actions: &mut Vec<Self::Action>) {
         let c = &self.config;
-        let room = state.lines.len() + usize::from(state.partial) < c.max_lines as usize;
-        if state.running && !state.partial && room {
+        let used = state.lines.len() + usize::from(state.partial);
+        let room = used < c.max_lines as usize;
+        if state.job_writes() && !state.partial && room {
             actions.extend(c.kinds.iter().map(|&k| Action::Append(k)));
             if c.partial_lines {
                 actions.push(Action::WritePartial);
@@ -134,7 +135,7 @@ where
                 actions.push(Action::Rewrite);
             }
         }
-        if c.rewrite_in_place && c.max_resets.allows_another(state.resets) && state.running {
+        if c.rewrite_in_place && c.max_resets.allows_another(state.resets) && state.job_writes() {
             if !state.lines.is_empty() {
                 actions.push(Action::RewriteLast);
             }
@@ -144,6 +145,11 @@ where
         }
         if c.finish && state.running {
             actions.push(Action::Finish);
+        }
+        // The marker ends a partial line in its place, or adds an empty line: then two lines.
+        let marker_room = used + 1 + usize::from(!state.partial) <= c.max_lines as usize;
+        if c.exit_marker && state.job_writes() && marker_room {
+            actions.push(Action::WriteExitMarker);
         }
         scope::retain_in_scope(state, actions, &c.limits);
     }
@@ -214,6 +220,22 @@ where
             properties.push(Property::sometimes(
                 "a seen partial line redrawn behind the head",
                 |_, s: &Self::State| s.unread_rewrite == Some(InPlace::PartialLine),
+            ));
+        }
+        if self.config.exit_marker {
+            properties.push(Property::sometimes(
+                "a read found the exit marker while the caller said the job runs",
+                |_, s: &Self::State| s.last.exit_marker && s.running,
+            ));
+            properties.push(Property::sometimes(
+                "the exit marker's newline completed a shown partial line",
+                |_, s: &Self::State| s.last.partial_completed && s.lines.contains(&LineKind::Ended),
+            ));
+        }
+        if self.config.reaches_view_inside_partial() {
+            properties.push(Property::sometimes(
+                "a read's view started inside its partial line",
+                |_, s: &Self::State| s.last.view_inside_partial,
             ));
         }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a

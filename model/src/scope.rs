@@ -52,7 +52,14 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
     let continues = state.render(limits).bytes.starts_with(&state.seen);
     actions.retain(|action| match action {
         Action::Read(_) | Action::RawRead(_) | Action::SetView(_) | Action::Finish => true,
-        Action::Append(_) | Action::WritePartial | Action::CompletePartial if continues => true,
+        Action::Append(_)
+        | Action::WritePartial
+        | Action::CompletePartial
+        | Action::WriteExitMarker
+            if continues =>
+        {
+            true
+        }
         _ => {
             let after = state.log_after(action).render(limits).bytes;
             contract_sees(&state.seen, settled, &after, limits)

@@ -19,7 +19,32 @@ pub enum LineKind {
     Wrapper,
     /// A partial line the job has finished: the partial text and `PARTIAL_REST`.
     Completed,
+    /// A partial line the wrapper's newline ended as it stood, when the job exited: the
+    /// partial text alone.
+    Ended,
+    /// An empty line: the wrapper's newline after a complete line.
+    Empty,
+    /// The wrapper's exit line, with the cap it records ([`EXIT_LINES`]).
+    ExitMarker,
 }
+
+impl LineKind {
+    /// Whether a line of this kind is a content line (not blank, not in the wrapper's
+    /// namespace).
+    pub fn is_content(self) -> bool {
+        !matches!(
+            self,
+            LineKind::Blank | LineKind::Wrapper | LineKind::Empty | LineKind::ExitMarker
+        )
+    }
+}
+
+/// The wrapper's exit line as the model writes it, in each text variant (a rewrite changes the
+/// exit code): a cap is recorded, so that every read of it is held to the note on the cap.
+pub const EXIT_LINES: [&str; 2] = [
+    "__BGRUN_EXIT__=0 truncated=40",
+    "__BGRUN_EXIT__=1 truncated=40",
+];
 
 /// A step of the model: what the agent or the job does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -47,8 +72,14 @@ pub enum Action {
     /// The job redraws its partial line in place to the same length, as a progress line
     /// does.
     RewritePartial,
-    /// The job exits: its trailing line, if any, is complete from now on.
+    /// The caller learns that the job exited: its trailing line, if any, is complete from now
+    /// on.
     Finish,
+    /// The job exits and the wrapper writes its marker, `\n` then an exit line
+    /// ([`EXIT_LINES`]) and `\n`: the
+    /// newline ends a partial line as it stands. The caller still says the job runs until
+    /// [`Action::Finish`]; the job writes nothing more.
+    WriteExitMarker,
 }
 
 impl Action {
@@ -177,6 +208,11 @@ pub fn push_line_text(
             push_partial_text(bytes, index, variant);
             bytes.extend_from_slice(PARTIAL_REST.as_bytes());
         }
+        LineKind::Ended => push_partial_text(bytes, index, variant),
+        LineKind::Empty => {}
+        LineKind::ExitMarker => {
+            bytes.extend_from_slice(EXIT_LINES[usize::from(variant)].as_bytes())
+        }
     }
 }
 
@@ -253,6 +289,15 @@ impl<S> TailState<S> {
             Action::RewriteLast => self.edited ^= 1 << (self.lines.len() - 1),
             Action::RewritePartial => self.edited ^= 1 << self.lines.len(),
             Action::Finish => self.running = false,
+            Action::WriteExitMarker => {
+                let newline_ends = if self.partial {
+                    LineKind::Ended
+                } else {
+                    LineKind::Empty
+                };
+                self.partial = false;
+                self.lines.extend([newline_ends, LineKind::ExitMarker]);
+            }
             Action::Read(_) | Action::RawRead(_) => {}
         }
     }
@@ -271,6 +316,12 @@ impl<S> TailState<S> {
         };
         s.apply_to_log(action);
         s
+    }
+
+    /// Whether the job may still write: it runs, as far as the caller knows, and the wrapper
+    /// has not written its exit marker.
+    pub fn job_writes(&self) -> bool {
+        self.running && self.lines.last() != Some(&LineKind::ExitMarker)
     }
 
     /// The text variant of line `index`: the log's, flipped where the line was rewritten in

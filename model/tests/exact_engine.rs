@@ -153,6 +153,40 @@ fn exact_keeps_the_contract_where_upstreams_line_bound_cuts_the_view() {
     assert_eq!(checker.unique_state_count(), 220_465);
 }
 
+/// The job's end (the wrapper's exit marker, a view narrower than the partial line): every
+/// guarantee holds on every path, and each regime is reached on a literal one. Long and
+/// repeated lines are CI's other bounds' to reach, so the budget's overflow and the fold are
+/// not asked for here.
+#[test]
+fn exact_keeps_the_contract_at_the_jobs_end() {
+    let model = TailModel::exact(ModelConfig::job_end());
+    let checker = model.checker().threads(2).spawn_bfs().join();
+    let unreachable = ["the budget left lines out", "a fold was emitted"];
+    for property in checker.model().properties() {
+        let found = checker.discovery(property.name).is_some();
+        match property.expectation {
+            Expectation::Always => assert!(!found, "{} broke", property.name),
+            _ if unreachable.contains(&property.name) => {
+                assert!(!found, "{} was reached: ask for it", property.name)
+            }
+            _ => assert!(found, "{} was never reached", property.name),
+        }
+    }
+    checker.assert_discovery(
+        "a read found the exit marker while the caller said the job runs",
+        vec![WriteExitMarker, Read(1)],
+    );
+    checker.assert_discovery(
+        "the exit marker's newline completed a shown partial line",
+        vec![WritePartial, Read(1), WriteExitMarker, Read(1)],
+    );
+    checker.assert_discovery(
+        "a read's view started inside its partial line",
+        vec![WritePartial, SetView(Some(1)), Read(1)],
+    );
+    assert_eq!(checker.unique_state_count(), 24_675);
+}
+
 /// The slow checks: minutes on 2 cores. `cargo xtask test` (the developer's loop) skips them
 /// with `--skip slow::`; `cargo xtask test --full`, as CI runs it, and a plain `cargo test` run
 /// them.

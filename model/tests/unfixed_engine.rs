@@ -1,6 +1,8 @@
 //! The model finds the partial-line rewrite on the exact engine without its partial line's
 //! fingerprint: a progress line redrawn in place to the same length, behind an unchanged head
-//! and settled end, is a change no reply said. Its shortest counterexample is committed beside
+//! and settled end, is a change no reply said. So it does when the engine fingerprints the
+//! partial line only where its view holds it: a read whose view starts inside a progress line
+//! longer than it leaves the redraw unsaid. Each shortest counterexample is committed beside
 //! the others, and replays as a trace.
 
 use bgtail::source::LogSource;
@@ -52,8 +54,7 @@ fn model() -> TailModel<WithoutPartialPrint> {
 
 #[test]
 fn without_the_partial_print_a_redrawn_progress_line_goes_unsaid_in_five_steps() {
-    let model = model();
-    let path = shortest_discovery(&model, "resets seen").expect("a counterexample");
+    let path = committed(&model(), "ci", "resets seen");
     assert_eq!(
         path,
         [
@@ -63,17 +64,6 @@ fn without_the_partial_print_a_redrawn_progress_line_goes_unsaid_in_five_steps()
             RewritePartial,
             Read(1)
         ]
-    );
-    let found = checking::counterexample(&model, "ci", "resets seen", &path);
-    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../traces/counterexamples")
-        .join(format!("{}.jsonl", found.name));
-    let text = found.trace.to_jsonl();
-    assert_eq!(
-        std::fs::read_to_string(&committed).ok().as_deref(),
-        Some(text.as_str()),
-        "{} differs from the counterexample found:\n{text}",
-        committed.display()
     );
 }
 
@@ -99,5 +89,111 @@ fn with_the_partial_print_the_same_path_says_the_reset() {
             .starts_with("the unfinished last line the last read saw changed"),
         "{:?}",
         last.text
+    );
+}
+
+/// The exact engine fingerprinting the partial line only where its view holds the line's
+/// first byte: after each read, a bookmark whose partial line starts before the view drops
+/// the fingerprint.
+struct PartialPrintInViewOnly(ExactEngine);
+
+impl Engine for PartialPrintInViewOnly {
+    type State = ExactState;
+
+    fn name(&self) -> &'static str {
+        "exact-partial-print-in-view-only"
+    }
+
+    fn limits(&self) -> &Limits {
+        self.0.limits()
+    }
+
+    fn text_format(&self) -> bgtail::TextFormat {
+        self.0.text_format()
+    }
+
+    fn read(
+        &self,
+        state: &mut ExactState,
+        job: Job<'_>,
+        log: &dyn LogSource,
+        request: &Request,
+    ) -> Result<Reply, Rejected> {
+        let reply = self.0.read(state, job, log, request);
+        let size = log.stat().map_or(0, |s| s.size);
+        let view = request
+            .bytes
+            .map_or(self.limits().view_default, |b| b as u64);
+        let origin = size.saturating_sub(view);
+        for (_, bookmark) in &mut state.bookmarks {
+            if bookmark.settled_end < origin {
+                bookmark.partial_print = None;
+            }
+        }
+        reply
+    }
+}
+
+/// The shortest counterexample of `property` on `model`, at the bound named `bound`, once
+/// it is found equal to its committed trace.
+fn committed<E>(
+    model: &TailModel<E>,
+    bound: &str,
+    property: &'static str,
+) -> Vec<bgtail_model::Action>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    let path = shortest_discovery(model, property).expect("a counterexample");
+    let found = checking::counterexample(model, bound, property, &path);
+    let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../traces/counterexamples")
+        .join(format!("{}.jsonl", found.name));
+    let text = found.trace.to_jsonl();
+    assert_eq!(
+        std::fs::read_to_string(&committed).ok().as_deref(),
+        Some(text.as_str()),
+        "{} differs from the counterexample found:\n{text}",
+        committed.display()
+    );
+    path
+}
+
+#[test]
+fn fingerprinting_only_a_partial_line_in_view_leaves_its_redraw_unsaid_in_six_steps() {
+    let config = ModelConfig::job_end();
+    let engine = PartialPrintInViewOnly(ExactEngine::new(config.limits.clone()));
+    let model = TailModel::new(engine, config);
+    let path = committed(&model, "job-end", "resets seen");
+    assert_eq!(
+        path,
+        [
+            Append(Short),
+            WritePartial,
+            SetView(Some(1)),
+            Read(1),
+            RewritePartial,
+            Read(1)
+        ]
+    );
+}
+
+#[test]
+fn a_progress_line_wider_than_the_view_redrawn_is_a_reset_said() {
+    let explained = TailModel::exact(ModelConfig::job_end()).explain(&[
+        Append(Short),
+        WritePartial,
+        SetView(Some(1)),
+        Read(1),
+        RewritePartial,
+        Read(1),
+    ]);
+    let last = explained.last().unwrap();
+    assert!(last.anomalies.is_empty(), "{:?}", last.anomalies);
+    let text = last.text.as_deref().unwrap();
+    assert!(
+        text.starts_with("the unfinished last line the last read saw changed"),
+        "{text}"
     );
 }

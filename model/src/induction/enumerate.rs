@@ -81,7 +81,7 @@ impl Written {
         for (i, &kind) in self.lines.iter().enumerate() {
             let text = line_text(i, kind, self.variant, &config.limits);
             let start = bytes.len() as u64;
-            let content = !matches!(kind, LineKind::Blank | LineKind::Wrapper);
+            let content = kind.is_content();
             starts.push((start, content));
             if content {
                 complete.push((start, start + text.len() as u64 + 1));

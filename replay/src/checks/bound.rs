@@ -16,6 +16,10 @@ pub enum Bound {
     /// view keeps one complete line and maybe a partial one, so the budget and the fold are
     /// out of reach: no path is required).
     LineBoundCut,
+    /// The job's end: the wrapper's exit marker (with a cap) while the caller says the job
+    /// runs, and a view of one byte that starts inside the partial line, 3 lines (the budget
+    /// and the fold are out of reach: no path is required).
+    JobEnd,
     /// CI's, with a fold threshold of 2: a fold beside the budget's or the coverage's
     /// overflow within 4 lines.
     FoldPairs,
@@ -46,6 +50,7 @@ impl Bound {
             Bound::Ci => ModelConfig::ci(),
             Bound::CiNonContent => ModelConfig::ci_non_content(),
             Bound::LineBoundCut => ModelConfig::line_bound(),
+            Bound::JobEnd => ModelConfig::job_end(),
             Bound::FoldPairs => ModelConfig::fold_pairs(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),

@@ -18,6 +18,13 @@ pub fn print_summary(summary: &Summary, bound: &str) {
         rate,
         summary.unique as f64 / summary.seconds.max(1e-9)
     );
+    // The names in one column, as wide as the longest.
+    let width = summary
+        .verdicts
+        .iter()
+        .map(|v| v.name.len())
+        .max()
+        .unwrap_or(0);
     for v in &summary.verdicts {
         let (kind, verdict) = match (&v.expectation, &v.discovery) {
             (Expectation::Sometimes, Some(p)) => {
@@ -32,7 +39,7 @@ pub fn print_summary(summary: &Summary, bound: &str) {
             (_, None) => ("always", "holds".to_owned()),
             (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
         };
-        println!("  {kind:<9} {:<36} {verdict}", v.name);
+        println!("  {kind:<9} {:<width$} {verdict}", v.name);
         if let Some(why) = &v.why {
             println!("            {why}");
         }

@@ -80,6 +80,8 @@ impl Judge {
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
         v.flags.folded = aligned.folded;
         v.flags.bound_cut = truth.bound_hit;
+        v.flags.exit_marker = truth.exit.is_some();
+        v.flags.view_inside_partial = truth.view_inside_partial;
         v.flags.reset_reported = claimed.reset;
         v.flags.forgot = claimed.forgot;
         check_reset(opening, input, &claimed, &mut v);

@@ -155,6 +155,10 @@ pub struct Flags {
     pub folded: bool,
     /// Upstream's line bound cut the view: its oldest lines were not scanned.
     pub bound_cut: bool,
+    /// The log ends with the wrapper's exit marker: the job exited, whatever the caller says.
+    pub exit_marker: bool,
+    /// The view started inside the partial line, past its first byte.
+    pub view_inside_partial: bool,
 }
 
 /// The judge's verdict on one reply.
