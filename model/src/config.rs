@@ -109,6 +109,9 @@ pub struct ModelConfig {
     /// [`Action::RewritePartial`](crate::Action::RewritePartial)); counted with the resets.
     pub rewrite_in_place: bool,
     pub finish: bool,
+    /// Whether the job grows its partial line before ending it
+    /// ([`Action::GrowPartial`](crate::Action::GrowPartial)).
+    pub grow_partial: bool,
     /// Whether the job's exit writes the wrapper's marker
     /// ([`Action::WriteExitMarker`](crate::Action::WriteExitMarker)).
     pub exit_marker: bool,
@@ -157,6 +160,7 @@ impl ModelConfig {
             rewrite: true,
             rewrite_in_place: true,
             finish: true,
+            grow_partial: false,
             exit_marker: false,
         }
     }
@@ -220,8 +224,8 @@ impl ModelConfig {
     /// The job's end: the wrapper's exit marker (ending a partial line as it stands, with a
     /// cap recorded) while the caller still says the job runs, and a view of one byte, narrower
     /// than every partial line, so that a read's view starts inside it — a progress line
-    /// longer than the `bytes` the agent passes, scaled down. Up to 3 lines, any number of
-    /// reads, one in-place rewrite.
+    /// longer than the `bytes` the agent passes, scaled down — also once the line has grown.
+    /// Up to 3 lines, any number of reads, one in-place rewrite.
     pub fn job_end() -> Self {
         ModelConfig {
             max_lines: 3,
@@ -230,6 +234,7 @@ impl ModelConfig {
             kinds: vec![LineKind::Short],
             truncate: false,
             rewrite: false,
+            grow_partial: true,
             exit_marker: true,
             ..Self::ci()
         }
@@ -252,6 +257,7 @@ impl ModelConfig {
             rewrite: false,
             rewrite_in_place: false,
             finish: false,
+            grow_partial: false,
             exit_marker: false,
         }
     }
@@ -283,6 +289,7 @@ impl ModelConfig {
             rewrite: false,
             rewrite_in_place: false,
             finish: false,
+            grow_partial: false,
             exit_marker: false,
         }
     }
@@ -310,6 +317,7 @@ impl ModelConfig {
             rewrite: true,
             rewrite_in_place: true,
             finish: true,
+            grow_partial: true,
             exit_marker: true,
         }
     }

@@ -117,6 +117,9 @@ where
         // exit, the one way a line grows after a read took it as complete.
         if state.partial {
             actions.push(Action::CompletePartial);
+            if c.grow_partial && state.job_writes() && !state.grew(state.lines.len()) {
+                actions.push(Action::GrowPartial);
+            }
         }
         if c.max_reads.allows_another(state.reads) {
             actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
@@ -236,6 +239,12 @@ where
             properties.push(Property::sometimes(
                 "a read's view started inside its partial line",
                 |_, s: &Self::State| s.last.view_inside_partial,
+            ));
+        }
+        if self.config.grow_partial && self.config.reaches_view_inside_partial() {
+            properties.push(Property::sometimes(
+                "a read's view started inside a partial line that grew",
+                |_, s: &Self::State| s.last.view_inside_partial && s.grew(s.lines.len()),
             ));
         }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a

@@ -55,6 +55,7 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
         Action::Append(_)
         | Action::WritePartial
         | Action::CompletePartial
+        | Action::GrowPartial
         | Action::WriteExitMarker
             if continues =>
         {

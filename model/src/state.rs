@@ -55,6 +55,9 @@ pub enum Action {
     WritePartial,
     /// The job finishes the partial line — also after it exited (output flushed late).
     CompletePartial,
+    /// The job writes more of its partial line, without a newline, as a progress line grows:
+    /// [`PARTIAL_GROWTH`] after its first part, once.
+    GrowPartial,
     /// A condensed read with this `lines` (wider than before is the widening).
     Read(u8),
     /// A raw read with this `lines`.
@@ -147,6 +150,10 @@ pub struct TailState<S> {
     /// their text is the other variant's. A bit is clear wherever no line is (a truncation
     /// clears the bits of the lines it removes), so that an appended line starts unedited.
     pub edited: u64,
+    /// Partial lines that grew ([`Action::GrowPartial`]) before a newline ended them, one bit
+    /// per index as `edited` (the partial line's too), cleared likewise where no line is:
+    /// their text carries [`PARTIAL_GROWTH`] after the partial text.
+    pub grown: u64,
     /// A rewrite in place behind the head of bytes the last read saw, not read since.
     pub unread_rewrite: Option<InPlace>,
     /// The log's bytes as the last read saw them (empty before any read): what the model's
@@ -192,6 +199,18 @@ pub fn push_line_text(
     variant: bool,
     limits: &Limits,
 ) {
+    push_line(bytes, index, kind, variant, false, limits);
+}
+
+/// [`push_line_text`], the partial part of a completed or ended line `grown` or not.
+fn push_line(
+    bytes: &mut Vec<u8>,
+    index: usize,
+    kind: LineKind,
+    variant: bool,
+    grown: bool,
+    limits: &Limits,
+) {
     let c = if variant { b't' } else { b's' };
     match kind {
         LineKind::Short => push_name(bytes, c, index),
@@ -205,10 +224,10 @@ pub fn push_line_text(
             bytes.extend_from_slice(if variant { b"__BGRUN_Y" } else { b"__BGRUN_X" })
         }
         LineKind::Completed => {
-            push_partial_text(bytes, index, variant);
+            push_partial_text(bytes, index, variant, grown);
             bytes.extend_from_slice(PARTIAL_REST.as_bytes());
         }
-        LineKind::Ended => push_partial_text(bytes, index, variant),
+        LineKind::Ended => push_partial_text(bytes, index, variant, grown),
         LineKind::Empty => {}
         LineKind::ExitMarker => {
             bytes.extend_from_slice(EXIT_LINES[usize::from(variant)].as_bytes())
@@ -219,14 +238,20 @@ pub fn push_line_text(
 /// The first part of the partial line at `index`; completing it appends `PARTIAL_REST`.
 pub fn partial_text(index: usize, variant: bool) -> String {
     let mut text = Vec::new();
-    push_partial_text(&mut text, index, variant);
+    push_partial_text(&mut text, index, variant, false);
     String::from_utf8(text).expect("partial texts are ASCII")
 }
 
-/// Appends [`partial_text`] to `bytes`.
-fn push_partial_text(bytes: &mut Vec<u8>, index: usize, variant: bool) {
+/// Appends [`partial_text`] to `bytes`, and [`PARTIAL_GROWTH`] after it where it `grown`.
+fn push_partial_text(bytes: &mut Vec<u8>, index: usize, variant: bool, grown: bool) {
     push_name(bytes, if variant { b'q' } else { b'p' }, index);
+    if grown {
+        bytes.extend_from_slice(PARTIAL_GROWTH.as_bytes());
+    }
 }
+
+/// What a partial line that grows gains, once: a progress line's dots.
+pub const PARTIAL_GROWTH: &str = "...";
 
 /// Appends a letter and `index` in decimal (`s12`), without the formatting machinery: the
 /// model writes every line of its log on every transition.
@@ -255,6 +280,7 @@ impl<S> TailState<S> {
             partial: false,
             variant: false,
             edited: 0,
+            grown: 0,
             unread_rewrite: None,
             seen: SeenBytes::default(),
             running: true,
@@ -281,13 +307,16 @@ impl<S> TailState<S> {
             Action::Truncate => {
                 self.lines.truncate(self.lines.len() / 2);
                 self.partial = false;
-                self.edited &= 1u64
+                let kept = 1u64
                     .checked_shl(self.lines.len() as u32)
                     .map_or(u64::MAX, |bit| bit - 1);
+                self.edited &= kept;
+                self.grown &= kept;
             }
             Action::Rewrite => self.variant = !self.variant,
             Action::RewriteLast => self.edited ^= 1 << (self.lines.len() - 1),
             Action::RewritePartial => self.edited ^= 1 << self.lines.len(),
+            Action::GrowPartial => self.grown |= 1 << self.lines.len(),
             Action::Finish => self.running = false,
             Action::WriteExitMarker => {
                 let newline_ends = if self.partial {
@@ -310,6 +339,7 @@ impl<S> TailState<S> {
             partial: self.partial,
             variant: self.variant,
             edited: self.edited,
+            grown: self.grown,
             running: self.running,
             view: self.view,
             ..TailState::empty(())
@@ -324,6 +354,11 @@ impl<S> TailState<S> {
         self.running && self.lines.last() != Some(&LineKind::ExitMarker)
     }
 
+    /// Whether the partial part of line `index` grew before a newline ended it.
+    pub fn grew(&self, index: usize) -> bool {
+        self.grown.checked_shr(index as u32).unwrap_or(0) & 1 == 1
+    }
+
     /// The text variant of line `index`: the log's, flipped where the line was rewritten in
     /// place on its own.
     pub fn variant_of(&self, index: usize) -> bool {
@@ -335,13 +370,20 @@ impl<S> TailState<S> {
         let mut starts = Vec::with_capacity(self.lines.len() + 1);
         for (i, &kind) in self.lines.iter().enumerate() {
             starts.push(bytes.len() as u64);
-            push_line_text(&mut bytes, i, kind, self.variant_of(i), limits);
+            push_line(
+                &mut bytes,
+                i,
+                kind,
+                self.variant_of(i),
+                self.grew(i),
+                limits,
+            );
             bytes.push(b'\n');
         }
         if self.partial {
             starts.push(bytes.len() as u64);
             let i = self.lines.len();
-            push_partial_text(&mut bytes, i, self.variant_of(i));
+            push_partial_text(&mut bytes, i, self.variant_of(i), self.grew(i));
         }
         Rendered { bytes, starts }
     }

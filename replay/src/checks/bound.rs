@@ -17,8 +17,8 @@ pub enum Bound {
     /// out of reach: no path is required).
     LineBoundCut,
     /// The job's end: the wrapper's exit marker (with a cap) while the caller says the job
-    /// runs, and a view of one byte that starts inside the partial line, 3 lines (the budget
-    /// and the fold are out of reach: no path is required).
+    /// runs, and a view of one byte that starts inside the partial line, grown or not, 3 lines
+    /// (the fold is out of reach: no path is required).
     JobEnd,
     /// CI's, with a fold threshold of 2: a fold beside the budget's or the coverage's
     /// overflow within 4 lines.
