@@ -7,7 +7,8 @@
 #   cargo install cargo-mutants cargo-nextest   # v27.1.0 and 0.9
 #   scripts/mutants.sh                          # engines/exact/, upstream/condense/, upstream/view.rs (~hours)
 #   scripts/mutants.sh impl/src/engines/exact/index.rs  # the files named
-#   scripts/mutants.sh --fast [FILE…]           # without the any-length check, which the
+#   scripts/mutants.sh --fast [FILE…] [-F RE] [--in-place]
+#                                               # without the any-length check, which the
 #                                               # induction at N=3 covers, and the 4-line
 #                                               # fold-pairs check
 #   scripts/mutants.sh --own-tests               # then: the mutants the model missed, against
@@ -93,10 +94,19 @@ if [ "${1:-}" = --fast ]; then
   config=(--config "$fast")
   shift
 fi
-files=("$@")
+files=() rest=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    -F) rest+=(-F "$2"); shift 2 ;;
+    # In place, the baseline (the model's tests, minutes) is skipped: the run is of a tree
+    # whose tests pass, and the config's minimum timeout is the one that applies.
+    --in-place) rest+=(--in-place --baseline skip --timeout 300); shift ;;
+    *) files+=("$1"); shift ;;
+  esac
+done
 if [ ${#files[@]} -eq 0 ]; then
   files=(impl/src/engines/exact/*.rs impl/src/upstream/condense/*.rs impl/src/upstream/view.rs)
 fi
 args=()
 for file in "${files[@]}"; do args+=(-f "$file"); done
-run_mutants mutants "${config[@]}" --package bgtail "${args[@]}" --no-shuffle
+run_mutants mutants "${config[@]}" --package bgtail "${args[@]}" "${rest[@]}" --no-shuffle
