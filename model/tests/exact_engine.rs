@@ -17,6 +17,30 @@ fn keeps_the_contract(config: ModelConfig, unique: usize) {
     assert_eq!(checker.unique_state_count(), unique);
 }
 
+/// Checks the exact engine at `config` breadth first: every property holds, every path but
+/// `unreachable` is reached, and those are not (a bound that reaches one should ask for it).
+fn keeps_the_contract_reaching(
+    config: ModelConfig,
+    unreachable: &[&str],
+) -> impl Checker<TailModel<bgtail::ExactEngine>> {
+    let checker = TailModel::exact(config)
+        .checker()
+        .threads(2)
+        .spawn_bfs()
+        .join();
+    for property in checker.model().properties() {
+        let found = checker.discovery(property.name).is_some();
+        match property.expectation {
+            Expectation::Always => assert!(!found, "{} broke", property.name),
+            _ if unreachable.contains(&property.name) => {
+                assert!(!found, "{} was reached: ask for it", property.name)
+            }
+            _ => assert!(found, "{} was never reached", property.name),
+        }
+    }
+    checker
+}
+
 #[test]
 fn exact_keeps_the_contract_with_blank_and_wrapper_lines_up_to_3_lines_1_reset_any_reads() {
     keeps_the_contract(ModelConfig::ci_non_content(), 228_806);
@@ -132,19 +156,10 @@ fn the_model_is_bounded_by_its_counters() {
 /// asked for; every other one is.
 #[test]
 fn exact_keeps_the_contract_where_upstreams_line_bound_cuts_the_view() {
-    let model = TailModel::exact(ModelConfig::line_bound());
-    let checker = model.checker().threads(2).spawn_bfs().join();
-    let unreachable = ["the budget left lines out", "a fold was emitted"];
-    for property in checker.model().properties() {
-        let found = checker.discovery(property.name).is_some();
-        match property.expectation {
-            Expectation::Always => assert!(!found, "{} broke", property.name),
-            _ if unreachable.contains(&property.name) => {
-                assert!(!found, "{} was reached: ask for it", property.name)
-            }
-            _ => assert!(found, "{} was never reached", property.name),
-        }
-    }
+    let checker = keeps_the_contract_reaching(
+        ModelConfig::line_bound(),
+        &["the budget left lines out", "a fold was emitted"],
+    );
     // "a\nb\n": two `\n` bytes, so the view starts after the first.
     checker.assert_discovery(
         "upstream's line bound cut the view",
@@ -159,19 +174,7 @@ fn exact_keeps_the_contract_where_upstreams_line_bound_cuts_the_view() {
 /// here.
 #[test]
 fn exact_keeps_the_contract_at_the_jobs_end() {
-    let model = TailModel::exact(ModelConfig::job_end());
-    let checker = model.checker().threads(2).spawn_bfs().join();
-    let unreachable = ["a fold was emitted"];
-    for property in checker.model().properties() {
-        let found = checker.discovery(property.name).is_some();
-        match property.expectation {
-            Expectation::Always => assert!(!found, "{} broke", property.name),
-            _ if unreachable.contains(&property.name) => {
-                assert!(!found, "{} was reached: ask for it", property.name)
-            }
-            _ => assert!(found, "{} was never reached", property.name),
-        }
-    }
+    let checker = keeps_the_contract_reaching(ModelConfig::job_end(), &["a fold was emitted"]);
     checker.assert_discovery(
         "a read found the exit marker while the caller said the job runs",
         vec![WriteExitMarker, Read(1)],

@@ -9,23 +9,50 @@ use bgtail::source::LogSource;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Rejected, Reply, Request};
 use bgtail_model::{checking, shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
 
-/// The exact engine with every bookmark's partial-line fingerprint dropped after each read:
-/// what it checks of a new generation is then the head and the bytes before the settled end.
-struct WithoutPartialPrint(ExactEngine);
+/// The exact engine with a partial-line fingerprint taken away after each read: `drops` says,
+/// from a bookmark's settled end and where the read's view started, whether its fingerprint
+/// goes.
+struct Weakened {
+    engine: ExactEngine,
+    name: &'static str,
+    drops: fn(settled_end: u64, view_origin: u64) -> bool,
+}
 
-impl Engine for WithoutPartialPrint {
+impl Weakened {
+    /// Every bookmark's partial-line fingerprint dropped: what the engine checks of a new
+    /// generation is then the head and the bytes before the settled end.
+    fn without_partial_print(limits: Limits) -> Self {
+        Weakened {
+            engine: ExactEngine::new(limits),
+            name: "exact-without-partial-print",
+            drops: |_, _| true,
+        }
+    }
+
+    /// The partial line fingerprinted only where the view holds its first byte: a bookmark
+    /// whose partial line starts before the view drops the fingerprint.
+    fn partial_print_in_view_only(limits: Limits) -> Self {
+        Weakened {
+            engine: ExactEngine::new(limits),
+            name: "exact-partial-print-in-view-only",
+            drops: |settled_end, view_origin| settled_end < view_origin,
+        }
+    }
+}
+
+impl Engine for Weakened {
     type State = ExactState;
 
     fn name(&self) -> &'static str {
-        "exact-without-partial-print"
+        self.name
     }
 
     fn limits(&self) -> &Limits {
-        self.0.limits()
+        self.engine.limits()
     }
 
     fn text_format(&self) -> bgtail::TextFormat {
-        self.0.text_format()
+        self.engine.text_format()
     }
 
     fn read(
@@ -35,20 +62,27 @@ impl Engine for WithoutPartialPrint {
         log: &dyn LogSource,
         request: &Request,
     ) -> Result<Reply, Rejected> {
-        let reply = self.0.read(state, job, log, request);
+        let reply = self.engine.read(state, job, log, request);
+        let size = log.stat().map_or(0, |s| s.size);
+        let view = request
+            .bytes
+            .map_or(self.limits().view_default, |b| b as u64);
+        let origin = size.saturating_sub(view);
         for (_, bookmark) in &mut state.bookmarks {
-            bookmark.partial_print = None;
+            if (self.drops)(bookmark.settled_end, origin) {
+                bookmark.partial_print = None;
+            }
         }
         reply
     }
 }
 
-fn model() -> TailModel<WithoutPartialPrint> {
+fn model() -> TailModel<Weakened> {
     let config = ModelConfig {
         max_lines: 3,
         ..ModelConfig::ci()
     };
-    let engine = WithoutPartialPrint(ExactEngine::new(config.limits.clone()));
+    let engine = Weakened::without_partial_print(config.limits.clone());
     TailModel::new(engine, config)
 }
 
@@ -92,48 +126,6 @@ fn with_the_partial_print_the_same_path_says_the_reset() {
     );
 }
 
-/// The exact engine fingerprinting the partial line only where its view holds the line's
-/// first byte: after each read, a bookmark whose partial line starts before the view drops
-/// the fingerprint.
-struct PartialPrintInViewOnly(ExactEngine);
-
-impl Engine for PartialPrintInViewOnly {
-    type State = ExactState;
-
-    fn name(&self) -> &'static str {
-        "exact-partial-print-in-view-only"
-    }
-
-    fn limits(&self) -> &Limits {
-        self.0.limits()
-    }
-
-    fn text_format(&self) -> bgtail::TextFormat {
-        self.0.text_format()
-    }
-
-    fn read(
-        &self,
-        state: &mut ExactState,
-        job: Job<'_>,
-        log: &dyn LogSource,
-        request: &Request,
-    ) -> Result<Reply, Rejected> {
-        let reply = self.0.read(state, job, log, request);
-        let size = log.stat().map_or(0, |s| s.size);
-        let view = request
-            .bytes
-            .map_or(self.limits().view_default, |b| b as u64);
-        let origin = size.saturating_sub(view);
-        for (_, bookmark) in &mut state.bookmarks {
-            if bookmark.settled_end < origin {
-                bookmark.partial_print = None;
-            }
-        }
-        reply
-    }
-}
-
 /// The shortest counterexample of `property` on `model`, at the bound named `bound`, once
 /// it is found equal to its committed trace.
 fn committed<E>(
@@ -163,7 +155,7 @@ where
 #[test]
 fn fingerprinting_only_a_partial_line_in_view_leaves_its_redraw_unsaid_in_six_steps() {
     let config = ModelConfig::job_end();
-    let engine = PartialPrintInViewOnly(ExactEngine::new(config.limits.clone()));
+    let engine = Weakened::partial_print_in_view_only(config.limits.clone());
     let model = TailModel::new(engine, config);
     let path = committed(&model, "job-end", "resets seen");
     assert_eq!(
