@@ -232,7 +232,11 @@ where
             ));
             properties.push(Property::sometimes(
                 "the exit marker's newline completed a shown partial line",
-                |_, s: &Self::State| s.last.partial_completed && s.lines.contains(&LineKind::Ended),
+                |_, s: &Self::State| {
+                    // Nothing follows the marker, so the completed line is the one it ended.
+                    s.last.partial_completed
+                        && s.lines.ends_with(&[LineKind::Ended, LineKind::ExitMarker])
+                },
             ));
         }
         if self.config.reaches_view_inside_partial() {

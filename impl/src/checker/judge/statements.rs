@@ -436,10 +436,10 @@ mod tests {
             ..Request::default()
         };
         let view = "\n\n(view: the last 10 bytes of 33 bytes — earlier lines are not counted; pass a larger `bytes` (max 64 MiB) to reach them)";
-        let status = format!("first read: (no lines — 0 lines in view){view}");
+        let status = format!("first read: (nothing in view — 0 lines in view){view}");
         assert_eq!(judge(log, &cut, &status), Vec::<String>::new());
         let capped = format!(
-            "first read: (no lines — 0 lines in view){}{view}",
+            "first read: (nothing in view — 0 lines in view){}{view}",
             note("41 bytes")
         );
         assert_eq!(
