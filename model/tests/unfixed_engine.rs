@@ -107,22 +107,28 @@ fn with_the_partial_print_the_same_path_says_the_reset() {
         max_lines: 3,
         ..ModelConfig::ci()
     };
-    let explained = TailModel::exact(config).explain(&[
-        Append(Short),
-        WritePartial,
-        Read(1),
-        RewritePartial,
-        Read(1),
-    ]);
+    says_the_partial_line_changed(
+        config,
+        &[
+            Append(Short),
+            WritePartial,
+            Read(1),
+            RewritePartial,
+            Read(1),
+        ],
+    );
+}
+
+/// The exact engine at `config`, along `path`: its last read keeps the contract and says the
+/// partial line the last read saw changed.
+fn says_the_partial_line_changed(config: ModelConfig, path: &[bgtail_model::Action]) {
+    let explained = TailModel::exact(config).explain(path);
     let last = explained.last().unwrap();
     assert!(last.anomalies.is_empty(), "{:?}", last.anomalies);
+    let text = last.text.as_deref().unwrap();
     assert!(
-        last.text
-            .as_deref()
-            .unwrap()
-            .starts_with("the unfinished last line the last read saw changed"),
-        "{:?}",
-        last.text
+        text.starts_with("the unfinished last line the last read saw changed"),
+        "{text}"
     );
 }
 
@@ -173,19 +179,15 @@ fn fingerprinting_only_a_partial_line_in_view_leaves_its_redraw_unsaid_in_six_st
 
 #[test]
 fn a_progress_line_wider_than_the_view_redrawn_is_a_reset_said() {
-    let explained = TailModel::exact(ModelConfig::job_end()).explain(&[
-        Append(Short),
-        WritePartial,
-        SetView(Some(1)),
-        Read(1),
-        RewritePartial,
-        Read(1),
-    ]);
-    let last = explained.last().unwrap();
-    assert!(last.anomalies.is_empty(), "{:?}", last.anomalies);
-    let text = last.text.as_deref().unwrap();
-    assert!(
-        text.starts_with("the unfinished last line the last read saw changed"),
-        "{text}"
+    says_the_partial_line_changed(
+        ModelConfig::job_end(),
+        &[
+            Append(Short),
+            WritePartial,
+            SetView(Some(1)),
+            Read(1),
+            RewritePartial,
+            Read(1),
+        ],
     );
 }
