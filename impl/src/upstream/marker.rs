@@ -1,6 +1,7 @@
 //! The wrapper's exit marker: the line pi-bgrun's wrapper appends when the job ends, and the
-//! cap its ` truncated=` label records. A leaf, so that the view finds the marker and the judge
-//! checks the note on the cap by the same definition, neither importing the other.
+//! cap its ` truncated=` label records. A leaf, so that the view and the judge find the marker
+//! by the same prefix, neither importing the other; the judge reads the cap with its own code
+//! (`checker::judge::truth`), so that a fault in this reading shows in the replies it judges.
 
 /// The exit marker the wrapper appends when the job ends.
 pub const EXIT_MARKER: &str = "__BGRUN_EXIT__=";

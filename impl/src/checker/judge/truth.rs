@@ -4,7 +4,7 @@
 use crate::interface::api::Request;
 use crate::upstream::js::js_trim;
 use crate::upstream::limits::Limits;
-use crate::upstream::marker::{cap_of, EXIT_MARKER};
+use crate::upstream::marker::EXIT_MARKER;
 use crate::upstream::tool::clamp_window;
 
 /// How many complete content lines the window of a read holds: the request's `lines` as
@@ -150,11 +150,24 @@ fn exit_marker(log: &[u8]) -> Option<ExitMarker> {
         if !js_trim(&line).is_empty() {
             return line.starts_with(EXIT_MARKER).then(|| ExitMarker {
                 start: start as u64,
-                cap: cap_of(&line),
+                cap: recorded_cap(&line),
             });
         }
         end = start.checked_sub(1)?;
     }
+}
+
+/// The cap an exit marker line records, as the wrapper writes it: the digits after the first
+/// ` truncated=` that digits follow, read as a double (JavaScript's `parseInt`, which rounds
+/// past 2^53 and is infinite past ~1.8e308). The judge's own reading, not the view's
+/// (`upstream::marker::cap_of`), so that a fault in the engines' reading shows as a note the
+/// judge refuses.
+fn recorded_cap(exit_line: &str) -> Option<f64> {
+    exit_line.split(" truncated=").skip(1).find_map(|after| {
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        // No digits is no number: `"".parse()` fails.
+        digits.parse::<f64>().ok()
+    })
 }
 
 /// Where the view starts once the line bound has cut it (the reference's `boundScanLines`,
@@ -227,4 +240,41 @@ fn content_lines(log: &[u8], from: usize) -> impl Iterator<Item = Line> + '_ {
         }
         None
     })
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use super::recorded_cap;
+    use crate::upstream::marker::cap_of;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_cap_is_the_first_label_with_digits() {
+        assert_eq!(recorded_cap("__BGRUN_EXIT__=0 truncated=40"), Some(40.0));
+        assert_eq!(
+            recorded_cap("__BGRUN_EXIT__=0 truncated=x truncated=7"),
+            Some(7.0)
+        );
+        assert_eq!(recorded_cap("__BGRUN_EXIT__=0 truncated="), None);
+        assert_eq!(recorded_cap("__BGRUN_EXIT__=0"), None);
+        assert_eq!(
+            recorded_cap(&format!(" truncated={}", "9".repeat(400))),
+            Some(f64::INFINITY)
+        );
+    }
+
+    proptest! {
+        /// The judge's reading and the view's agree on every line made of the label, digits
+        /// and other characters: two readings of one format, written apart.
+        #[test]
+        fn the_judge_reads_the_cap_as_the_view_does(
+            parts in proptest::collection::vec(
+                prop_oneof![Just(" truncated=".to_owned()), "[0-9]{1,25}", "[ x=_]{1,3}"],
+                0..8,
+            )
+        ) {
+            let line = format!("__BGRUN_EXIT__=0{}", parts.concat());
+            prop_assert_eq!(recorded_cap(&line), cap_of(&line));
+        }
+    }
 }
