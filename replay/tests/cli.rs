@@ -338,6 +338,26 @@ fn check_induction_proves_the_exact_engine_and_shows_where_the_shipped_one_fails
     assert!(!shipped.contains("PROVED"), "{s}");
 }
 
+/// `--bound job-end`: the induction over each line rewritten on its own, the grown partial
+/// line and the exit marker.
+#[test]
+fn check_induction_proves_the_jobs_end() {
+    let out = bgtail(&[
+        "check",
+        "--induction",
+        "--bound",
+        "job-end",
+        "--engine",
+        "exact",
+        "--max-lines",
+        "2",
+    ]);
+    let s = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{s}");
+    assert!(s.contains("996348 states of the invariant"), "{s}");
+    assert!(s.contains("PROVED"), "{s}");
+}
+
 #[test]
 fn check_induction_refuses_what_it_cannot_do() {
     for (args, says) in [
@@ -348,6 +368,10 @@ fn check_induction_refuses_what_it_cannot_do() {
         (
             &["check", "--induction", "--engine", "cmd:true"][..],
             "--induction needs an engine in this process",
+        ),
+        (
+            &["check", "--induction", "--bound", "gap"][..],
+            "or the job's end, with rewrites of one line (job-end)",
         ),
     ] {
         let out = bgtail(args);

@@ -175,9 +175,9 @@ pub(super) fn log_conjuncts<E: Inductive>(
 
 /// "A finished job writes nothing" but its partial line's end: running now only if running
 /// at the last read; after a finish, the log only completes its partial line (output flushed
-/// late), loses lines (a truncation) or changes text (a rewrite): its lines are a prefix of
-/// the seen log's, with the partial line completed, and the partial line is kept only with
-/// all of them.
+/// late), loses lines (a truncation) or changes text (a rewrite of every line): its lines are a
+/// prefix of the seen log's, with the partial line completed, each rewritten on its own and
+/// grown as it was, and the partial line is kept only with all of them.
 pub(super) fn writes_allowed(seen: &Written, running: bool, now: &Written) -> bool {
     if seen.running {
         return true;
@@ -189,5 +189,15 @@ pub(super) fn writes_allowed(seen: &Written, running: bool, now: &Written) -> bo
         .copied()
         .chain(seen.partial.then_some(LineKind::Completed));
     let prefix = now.lines.len() <= seen.len() && most.zip(&now.lines).all(|(a, &b)| a == b);
-    !running && prefix && (!now.partial || (seen.partial && now.lines.len() == seen.lines.len()))
+    // Rewriting one line and growing the partial one are the job's: the lines kept are as
+    // they were.
+    let kept = 1u64
+        .checked_shl(now.len() as u32)
+        .map_or(u64::MAX, |bit| bit - 1);
+    let as_they_were =
+        (now.edited ^ seen.edited) & kept == 0 && (now.grown ^ seen.grown) & kept == 0;
+    !running
+        && prefix
+        && as_they_were
+        && (!now.partial || (seen.partial && now.lines.len() == seen.lines.len()))
 }

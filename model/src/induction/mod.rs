@@ -37,7 +37,8 @@
 //!   content-line and newline counts;
 //! - **a finished job writes nothing** but the end of its partial line: if the job now runs,
 //!   it ran at P; if it had finished at P, `L`'s lines are a prefix of P's with P's partial
-//!   line completed (output flushed after the exit was seen), in either variant;
+//!   line completed (output flushed after the exit was seen), in either variant, each line
+//!   rewritten on its own and grown as it was at P (those changes are the job's);
 //! - **within the bound**: `P` and `L` hold at most N lines;
 //! - **the log is one the contract sees**: `L` continues `P`, is shorter, or holds other bytes
 //!   than `P` at a place the contract compares (the model's scope, `crate::scope`).
@@ -49,10 +50,17 @@
 //! The states are enumerated, not sampled: every `P` and `L` of up to N lines of the model's
 //! kinds (a partial line, or a completed one, at any position), every `D`, every coverage of
 //! at most `coverage_ranges_max` runs, the forgot flag, `partial_seen`, every view, a running
-//! or finished job; then filtered by `Inv`. Three dimensions are fixed, each for a stated
-//! reason:
+//! or finished job; then filtered by `Inv`. Where the model's configuration has them
+//! ([`ModelConfig::induction_job_end`](crate::ModelConfig::induction_job_end)), also every
+//! line in the other text variant on its own (a rewrite of one line), every partial part grown
+//! or not, and the job's end: a log closed by the wrapper's newline and exit marker, and what a
+//! truncation leaves of one (`log_shapes`; `model/tests/induction.rs` checks that every log the
+//! bounded model reaches is among them). Four dimensions are fixed, each for a stated reason:
 //! - `P` is written in the first text variant: a rewrite changes one letter of every line
-//!   (`s`↔`t`, `p`↔`q`), and `L` takes both variants, so only "same variant or not" matters;
+//!   (`s`↔`t`, `p`↔`q`), and `L` takes both variants, so only "same variant or not" matters
+//!   (each line rewritten on its own is a bit of its own, in `P` and in `L`, beside it);
+//! - a blank or empty line is never marked rewritten on its own: it reads the same in either
+//!   variant, now and after any action;
 //! - the bookmark's generation number is 1: it numbers the reply's claims and appears in no
 //!   text and in no check;
 //! - the line index is enumerated empty or complete (a mark at every line start): it is a

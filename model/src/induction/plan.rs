@@ -47,27 +47,23 @@ impl<'m, E: Inductive> Plan<'m, E> {
         let config = &model.config;
         let shapes = log_shapes(config, usize::from(config.max_lines));
         let mut items: Vec<Option<Written>> = vec![None];
-        for (lines, partial) in &shapes {
+        for shape in &shapes {
             for running in [true, false] {
                 if running || config.finish {
                     items.push(Some(Written {
-                        lines: lines.clone(),
-                        partial: *partial,
-                        variant: false,
                         running,
+                        ..shape.clone()
                     }));
                 }
             }
         }
         let logs: Vec<Log> = shapes
             .iter()
-            .flat_map(|(lines, partial)| {
+            .flat_map(|shape| {
                 [false, true].map(|variant| {
                     let written = Written {
-                        lines: lines.clone(),
-                        partial: *partial,
                         variant,
-                        running: true,
+                        ..shape.clone()
                     };
                     let bytes = written.facts(config).bytes;
                     Log { written, bytes }
@@ -160,6 +156,8 @@ impl Written {
             lines: Vec::new(),
             partial: false,
             variant: false,
+            edited: 0,
+            grown: 0,
             running: true,
         }
     }
@@ -183,6 +181,8 @@ pub(super) fn state_of<S>(log: &Written, engine: S, judge: Judge) -> TailState<S
         lines: log.lines.clone(),
         partial: log.partial,
         variant: log.variant,
+        edited: log.edited,
+        grown: log.grown,
         judge,
         ..TailState::empty(engine)
     }

@@ -48,7 +48,9 @@ pub struct Args {
     /// each; it proves the contract for sequences of any length over such logs
     /// (model/src/induction/ states the invariant and what the enumeration assumes). With
     /// --bound ci (the default) its logs are of CI's content kinds; with --bound
-    /// ci-non-content, of short, blank, wrapper and repeated lines.
+    /// ci-non-content, of short, blank, wrapper and repeated lines; with --bound job-end, of
+    /// short and partial lines, each rewritten in place on its own, grown, and closed by the
+    /// wrapper's exit marker.
     #[arg(long)]
     pub induction: bool,
     /// With --induction: run every reset state in full, as the states that continue a
@@ -245,9 +247,11 @@ fn run_induction(args: &Args) -> anyhow::Result<bool> {
     let config = match args.bound() {
         Bound::Ci => ModelConfig::induction(max_lines),
         Bound::CiNonContent => ModelConfig::induction_non_content(max_lines),
+        Bound::JobEnd => ModelConfig::induction_job_end(max_lines),
         other => bail!(
-            "--induction --bound {}: the inductive check ranges over CI's line kinds (ci) or \
-             its second world's, with blank and wrapper lines (ci-non-content)",
+            "--induction --bound {}: the inductive check ranges over CI's line kinds (ci), \
+             its second world's, with blank and wrapper lines (ci-non-content), or the job's \
+             end, with rewrites of one line (job-end)",
             clap::ValueEnum::to_possible_value(&other)
                 .map_or_else(String::new, |v| v.get_name().to_owned())
         ),
