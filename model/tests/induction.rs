@@ -44,17 +44,8 @@ fn the_exact_engine_keeps_every_property_and_the_invariant_from_every_state() {
 /// runs back over lines that are not content, from every state of the invariant.
 #[test]
 fn the_exact_engine_keeps_the_contract_over_logs_with_blank_and_wrapper_lines() {
-    let model = TailModel::exact(ModelConfig::induction_non_content(4));
-    let report = induction::check(&model, &Options::new(2));
-    assert!(report.proved(), "{:#?}", report.failures.first());
     assert_eq!(
-        (
-            report.fresh,
-            report.continuing,
-            report.reset,
-            report.disputed,
-            report.groups
-        ),
+        proved_counts(ModelConfig::induction_non_content(4)),
         (3_748, 375_192, 77_100_684, 0, 25_082)
     );
 }
@@ -64,19 +55,29 @@ fn the_exact_engine_keeps_the_contract_over_logs_with_blank_and_wrapper_lines() 
 /// the proof at 3 lines is a slow check.
 #[test]
 fn the_exact_engine_keeps_the_contract_over_the_jobs_end_and_rewrites_of_one_line() {
-    let model = TailModel::exact(ModelConfig::induction_job_end(2));
-    let report = induction::check(&model, &Options::new(2));
-    assert!(report.proved(), "{:#?}", report.failures.first());
     assert_eq!(
-        (
-            report.fresh,
-            report.continuing,
-            report.reset,
-            report.disputed,
-            report.groups
-        ),
+        proved_counts(ModelConfig::induction_job_end(2)),
         (524, 52_040, 943_784, 0, 3_648)
     );
+}
+
+/// The factored check of `config` on 2 threads, proved: its states before any read,
+/// continuing, reset since and disputed, and its groups.
+fn proved_counts(config: ModelConfig) -> (u64, u64, u64, u64, u64) {
+    let lines = config.max_lines;
+    let report = induction::check(&TailModel::exact(config), &Options::new(2));
+    assert!(
+        report.proved(),
+        "{lines} lines: {:#?}",
+        report.failures.first()
+    );
+    (
+        report.fresh,
+        report.continuing,
+        report.reset,
+        report.disputed,
+        report.groups,
+    )
 }
 
 /// The shipped engine's bookmark cannot be held to any such invariant: from a state where its
@@ -213,45 +214,21 @@ fn shape_of(log: &Written) -> Written {
 mod slow {
     use super::*;
 
-    /// The factored check's counts at `lines`, proved.
-    fn proved_counts(lines: u8) -> (u64, u64, u64, u64, u64) {
-        let model = TailModel::exact(ModelConfig::induction(lines));
-        let report = induction::check(&model, &Options::new(2));
-        assert!(
-            report.proved(),
-            "{lines} lines: {:#?}",
-            report.failures.first()
-        );
-        (
-            report.fresh,
-            report.continuing,
-            report.reset,
-            report.disputed,
-            report.groups,
-        )
-    }
-
     /// Every sequence of any length over logs of up to 4 lines: 30,194,632 states of the
     /// invariant, of which all but 327,064 are reset states, run as 10,012 groups.
     #[test]
     fn the_exact_engine_keeps_the_contract_over_logs_of_4_lines() {
-        assert_eq!(proved_counts(4), (1_704, 325_360, 29_867_568, 0, 10_012));
+        assert_eq!(
+            proved_counts(ModelConfig::induction(4)),
+            (1_704, 325_360, 29_867_568, 0, 10_012)
+        );
     }
 
     /// The job's end at 3 lines: the proof with every line rewritten on its own.
     #[test]
     fn the_exact_engine_keeps_the_contract_over_the_jobs_end_in_3_lines() {
-        let model = TailModel::exact(ModelConfig::induction_job_end(3));
-        let report = induction::check(&model, &Options::new(2));
-        assert!(report.proved(), "{:#?}", report.failures.first());
         assert_eq!(
-            (
-                report.fresh,
-                report.continuing,
-                report.reset,
-                report.disputed,
-                report.groups
-            ),
+            proved_counts(ModelConfig::induction_job_end(3)),
             (3_384, 750_544, 71_512_616, 0, 26_416)
         );
     }
@@ -277,7 +254,10 @@ mod slow {
     #[test]
     #[ignore = "about 107 s: run by hand with --ignored"]
     fn the_exact_engine_keeps_the_contract_over_logs_of_5_lines() {
-        assert_eq!(proved_counts(5), (6_824, 2_629_360, 719_827_888, 0, 40_700));
+        assert_eq!(
+            proved_counts(ModelConfig::induction(5)),
+            (6_824, 2_629_360, 719_827_888, 0, 40_700)
+        );
     }
 
     /// Every state CI's two worlds reach at `max_lines`, after any number of reads and resets:
