@@ -364,13 +364,12 @@ impl ModelConfig {
     /// The inductive check over the job's end: short lines and partial lines, each line
     /// rewritten in place on its own, the partial line that grows and the wrapper's exit
     /// marker, beside truncations, rewrites of every line and the job's finish, with the
-    /// default view and CI's. [`ModelConfig::job_end`]'s view of 1 byte, which cuts a line, is
-    /// the bounded check's alone: a finished job's last line flushed behind such a view
-    /// leaves the coverage of its first part, a range the invariant's enumeration does not
-    /// hold.
+    /// default view, [`ModelConfig::job_end`]'s view of 1 byte (narrower than every line, so
+    /// that a read's view starts inside one) and CI's.
     pub fn induction_job_end(max_lines: u8) -> Self {
         ModelConfig {
             kinds: vec![LineKind::Short],
+            views: vec![1, 12],
             rewrite_in_place: true,
             grow_partial: true,
             exit_marker: true,

@@ -31,11 +31,11 @@ fn the_exact_engine_keeps_every_property_and_the_invariant_from_every_state() {
             report.reset,
             report.disputed
         ),
-        (424, 38_896, 1_135_760, 0)
+        (424, 39_624, 1_137_276, 0)
     );
     assert_eq!(
         (report.groups, report.steps, report.reads),
-        (2_364, 325_888, 166_736)
+        (2_364, 330_984, 169_648)
     );
 }
 
@@ -46,7 +46,7 @@ fn the_exact_engine_keeps_every_property_and_the_invariant_from_every_state() {
 fn the_exact_engine_keeps_the_contract_over_logs_with_blank_and_wrapper_lines() {
     assert_eq!(
         proved_counts(ModelConfig::induction_non_content(4)),
-        (3_748, 375_192, 77_100_684, 0, 25_082)
+        (3_748, 380_304, 77_112_204, 0, 25_082)
     );
 }
 
@@ -57,7 +57,7 @@ fn the_exact_engine_keeps_the_contract_over_logs_with_blank_and_wrapper_lines() 
 fn the_exact_engine_keeps_the_contract_over_the_jobs_end_and_rewrites_of_one_line() {
     assert_eq!(
         proved_counts(ModelConfig::induction_job_end(2)),
-        (524, 52_040, 943_784, 0, 3_648)
+        (786, 79_356, 1_418_268, 0, 5_472)
     );
 }
 
@@ -220,7 +220,7 @@ mod slow {
     fn the_exact_engine_keeps_the_contract_over_logs_of_4_lines() {
         assert_eq!(
             proved_counts(ModelConfig::induction(4)),
-            (1_704, 325_360, 29_867_568, 0, 10_012)
+            (1_704, 330_952, 29_878_300, 0, 10_012)
         );
     }
 
@@ -229,7 +229,7 @@ mod slow {
     fn the_exact_engine_keeps_the_contract_over_the_jobs_end_in_3_lines() {
         assert_eq!(
             proved_counts(ModelConfig::induction_job_end(3)),
-            (3_384, 750_544, 71_512_616, 0, 26_416)
+            (5_076, 1_142_232, 107_303_772, 0, 39_624)
         );
     }
 

@@ -354,7 +354,7 @@ fn check_induction_proves_the_jobs_end() {
     ]);
     let s = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{s}");
-    assert!(s.contains("996348 states of the invariant"), "{s}");
+    assert!(s.contains("1498410 states of the invariant"), "{s}");
     assert!(s.contains("PROVED"), "{s}");
 }
 

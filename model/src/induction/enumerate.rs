@@ -320,10 +320,3 @@ pub(super) fn spans_of(mask: u64, facts: &Facts) -> Vec<(u64, u64)> {
         .map(|i| facts.complete[i])
         .collect()
 }
-
-/// The number of maximal runs of set bits among the low `k` bits.
-pub(super) fn runs(mask: u64, k: usize) -> usize {
-    (0..k)
-        .filter(|&i| mask >> i & 1 == 1 && (i == 0 || mask >> (i - 1) & 1 == 0))
-        .count()
-}

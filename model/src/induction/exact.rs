@@ -1,9 +1,9 @@
 //! The exact engine's part of the invariant: every bookmark it allows, and its conjuncts.
 
-use super::enumerate::{ranges_of, runs, spans_of};
+use super::enumerate::{ranges_of, spans_of};
 use super::enumerate::{Facts, Log, Written};
 use super::invariant::{Conjunct, Inductive};
-use crate::ModelConfig;
+use crate::{LineKind, ModelConfig, PARTIAL_REST};
 use crate::{JOB_ID, JOB_PATH};
 use bgtail::exact::{fnv1a, BytePrint, Coverage, ExactBookmark, ExactState, GenerationPrint, Mark};
 use bgtail::judge::Judge;
@@ -131,14 +131,14 @@ impl Inductive for ExactEngine {
         let partial_seen: Vec<_> = std::iter::once(None)
             .chain(facts.partial.map(Some))
             .collect();
+        let flushed = flushed_first_part(seen, facts);
         let mut out = Vec::new();
-        for covered in 0..1u64 << k {
-            // Coverage within its bound is kept by the type the engine forgets through.
-            if runs(covered, k) > self.limits().coverage_ranges_max {
+        for (covered, first_part) in coverings(k, flushed) {
+            let Some(runs) = covering_runs(covered, first_part, facts, self.limits()) else {
                 continue;
-            }
+            };
             let mut coverage = Coverage::default();
-            coverage.rebuild_from(0, &ranges_of(covered, facts));
+            coverage.rebuild_from(0, &runs);
             for delivered in 0..1u64 << k {
                 for forgot in [false, true] {
                     let coverage_delivered =
@@ -148,18 +148,22 @@ impl Inductive for ExactEngine {
                         || dropped == Some(Conjunct::DeliveredCoveredUntilForgotten);
                     // The highest set bit of `delivered` is the newest line delivered.
                     let newest = (delivered != 0).then(|| 63 - delivered.leading_zeros());
+                    // A covered first part of a line flushed late is newer than every
+                    // complete line delivered.
                     let newest_covered = newest.is_none_or(|i| covered >> i & 1 == 1)
+                        || first_part
                         || dropped == Some(Conjunct::NewestDeliveredCovered);
-                    if !(coverage_delivered && delivered_covered && newest_covered) {
+                    // The line flushed late is delivered whole only by a read that covers it
+                    // whole.
+                    let part_alone = !first_part || delivered >> (k - 1) & 1 == 0;
+                    if !(coverage_delivered && delivered_covered && newest_covered && part_alone) {
                         continue;
                     }
-                    let judge = Judge::after_read(
-                        &facts.bytes,
-                        0,
-                        seen.running,
-                        spans_of(delivered, facts),
-                        forgot,
-                    );
+                    // The first part covered was delivered, as a line, by the read that
+                    // covered it.
+                    let mut spans = spans_of(delivered, facts);
+                    spans.extend(flushed.filter(|_| first_part));
+                    let judge = Judge::after_read(&facts.bytes, 0, seen.running, spans, forgot);
                     for &seen_partial in &partial_seen {
                         for index in [LineIndex::default(), complete_index.clone()] {
                             let bookmark = ExactBookmark {
@@ -184,7 +188,7 @@ impl Inductive for ExactEngine {
         &self,
         _config: &ModelConfig,
         state: &ExactState,
-        _seen: &Written,
+        seen: &Written,
         facts: &Facts,
         judge: &Judge,
         dropped: Option<Conjunct>,
@@ -195,6 +199,7 @@ impl Inductive for ExactEngine {
                 .then_some(Conjunct::BookmarkDescribesSeen);
         };
         let delivered = facts.lines_of(judge.delivered());
+        let flushed = flushed_first_part(seen, facts);
         let expected = ExactBookmark {
             generation: b.generation,
             coverage: b.coverage.clone(),
@@ -208,7 +213,12 @@ impl Inductive for ExactEngine {
             ),
             (
                 Conjunct::CoverageOnCompleteLines,
-                coverage_on_lines(&b.coverage, facts, self.limits().coverage_ranges_max),
+                coverage_on_lines(
+                    &b.coverage,
+                    facts,
+                    flushed,
+                    self.limits().coverage_ranges_max,
+                ) && flushed_part_delivered_alone(&b.coverage, flushed, judge.delivered()),
             ),
             (
                 Conjunct::CoverageDelivered,
@@ -224,7 +234,8 @@ impl Inductive for ExactEngine {
             ),
             (
                 Conjunct::NewestDeliveredCovered,
-                delivered.last().is_none_or(|l| b.coverage.covers(l.0, l.1)),
+                delivered.last().is_none_or(|l| b.coverage.covers(l.0, l.1))
+                    || flushed.is_some_and(|f| b.coverage.covers(f.0, f.1)),
             ),
             (
                 Conjunct::PartialSeenIsSeens,
@@ -277,14 +288,76 @@ impl Inductive for ExactEngine {
     }
 }
 
+/// The first part of P's last line, when a finished job flushed it late (its partial line
+/// completed after the exit was seen): a read before the flush covered that part as a line,
+/// and a read whose view cut the line since leaves the range as it was.
+fn flushed_first_part(seen: &Written, facts: &Facts) -> Option<(u64, u64)> {
+    let late = !seen.running && !seen.partial && seen.lines.last() == Some(&LineKind::Completed);
+    let &(start, end) = facts.complete.last().filter(|_| late)?;
+    Some((start, end - 1 - PARTIAL_REST.len() as u64))
+}
+
+/// The lines a start may cover, as a bitmask over P's complete lines, each with or without
+/// the flushed line's first part (never beside the whole line, which covers it).
+fn coverings(k: usize, flushed: Option<(u64, u64)>) -> impl Iterator<Item = (u64, bool)> {
+    (0..1u64 << k).flat_map(move |covered| {
+        let whole_last = k > 0 && covered >> (k - 1) & 1 == 1;
+        let with_part = flushed.is_some() && !whole_last;
+        std::iter::once((covered, false)).chain(with_part.then_some((covered, true)))
+    })
+}
+
+/// The coverage ranges of `covered`, with the flushed line's first part joined to them where
+/// `first_part`; `None` past the bound the engine's coverage type forgets through.
+fn covering_runs(
+    covered: u64,
+    first_part: bool,
+    facts: &Facts,
+    limits: &bgtail::Limits,
+) -> Option<Vec<(u64, u64)>> {
+    let mut runs = ranges_of(covered, facts);
+    if first_part {
+        let last = facts.complete.last().expect("a flushed line is complete");
+        let part = (last.0, last.1 - 1 - PARTIAL_REST.len() as u64);
+        match runs.last_mut() {
+            Some(run) if run.1 == part.0 => run.1 = part.1,
+            _ => runs.push(part),
+        }
+    }
+    (runs.len() <= limits.coverage_ranges_max).then_some(runs)
+}
+
+/// Where `coverage` ends a range at the flushed line's first part, the judge holds that part
+/// delivered (the read that covered it delivered it as a line) and not the whole line (a read
+/// that delivers the line whole covers it whole).
+fn flushed_part_delivered_alone(
+    coverage: &Coverage,
+    flushed: Option<(u64, u64)>,
+    delivered: &[(u64, u64)],
+) -> bool {
+    flushed.is_none_or(|f| {
+        let part_covered = coverage.ranges().iter().any(|r| r.1 == f.1);
+        let whole = delivered.iter().any(|d| d.0 == f.0 && d.1 > f.1);
+        !part_covered || (delivered.contains(&f) && !whole)
+    })
+}
+
 /// "Coverage lies on complete lines": at most `max` ranges, each from a complete content
-/// line's start to a complete content line's end, with an uncovered line between two.
-fn coverage_on_lines(coverage: &Coverage, facts: &Facts, max: usize) -> bool {
+/// line's start to a complete content line's end (or to the end of the `flushed` first part
+/// of the last line), with an uncovered line between two.
+fn coverage_on_lines(
+    coverage: &Coverage,
+    facts: &Facts,
+    flushed: Option<(u64, u64)>,
+    max: usize,
+) -> bool {
+    let last = facts.complete.len().checked_sub(1);
     let line_of = |x: u64, by_end: bool| {
-        facts
+        let at = facts
             .complete
             .iter()
-            .position(|l| if by_end { l.1 == x } else { l.0 == x })
+            .position(|l| if by_end { l.1 == x } else { l.0 == x });
+        at.or_else(|| last.filter(|_| by_end && flushed.is_some_and(|f| f.1 == x)))
     };
     let mut last_end: Option<usize> = None;
     coverage.ranges().len() <= max

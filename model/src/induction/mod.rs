@@ -21,10 +21,16 @@
 //! - **the judge saw P**: the judge's last read is P's length, hash and settled end;
 //! - **delivered lines are P's**: `D` ⊆ P's complete content lines, but for spans of lines
 //!   that have grown since they were delivered (a finished job's last line, flushed late):
-//!   inert, as no line of the generation has their span again, and left out of the
-//!   enumeration; the conjuncts below speak of `D`'s current lines;
+//!   no line of the generation has their span again, and the judge's one use of them — the
+//!   newest line delivered, which a forget does not let come again — lets a state holding
+//!   one allow no less than the same state without it, so they are left out of the
+//!   enumeration, but where coverage ends at that first part (below), which the read that
+//!   covered it delivered; the conjuncts below speak of `D`'s current lines;
 //! - **coverage lies on complete lines**: every coverage range starts where a complete
-//!   content line of P starts and ends where one ends, at most `coverage_ranges_max` ranges;
+//!   content line of P starts and ends where one ends, at most `coverage_ranges_max` ranges
+//!   — or, where a finished job's last line was flushed late, where that line's first part
+//!   ends: a read before the flush covered the part as a line, and a read whose view cut the
+//!   line since leaves the range as it was (the enumeration holds both);
 //! - **coverage was delivered** (the contract's "nothing lost"): `C` ⊆ `D`;
 //! - **delivered is covered until forgotten**: unless the engine said it forgot coverage in
 //!   this generation, `D` ⊆ `C`;
