@@ -37,12 +37,13 @@ fn every_reset_state_reads_as_its_group_at_3_lines() {
     let counts = |r: &Report<_>| (r.fresh, r.continuing, r.reset + r.disputed);
     assert_eq!(counts(&compared), counts(&full));
     assert_eq!(counts(&full), (424, 39_624, 1_137_276));
-    assert_eq!((full.steps, full.reads), (9_448_608, 4_700_320));
+    assert_eq!((full.steps, full.reads), (9_463_404, 4_709_296));
 }
 
-/// The same at 4 lines: 29,897,104 reset states compared with their 6,796 groups.
+/// The same at 4 lines. It fails: a `Read(1)` of a log that shrank reads otherwise from a
+/// member of its group than from the representative (docs/model.md, "The inductive check").
 #[test]
-#[ignore = "about 8 minutes: cargo test -p bgtail-model --test suite induction_factoring:: -- --ignored"]
+#[ignore = "fails in about 30 s (unfactorable, open): cargo test -p bgtail-model --test suite induction_factoring:: -- --ignored"]
 fn every_reset_state_reads_as_its_group_at_4_lines() {
     let model = TailModel::exact(ModelConfig::induction(4));
     let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));

@@ -329,7 +329,7 @@ fn check_induction_proves_the_exact_engine_and_shows_where_the_shipped_one_fails
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     assert!(
-        s.contains("exact engine, inductive check over logs of up to 2 lines: 42536 states"),
+        s.contains("exact engine, inductive check over logs of up to 2 lines: 42796 states"),
         "{s}"
     );
     assert!(s.contains("PROVED"), "{s}");
