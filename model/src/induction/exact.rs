@@ -151,18 +151,18 @@ impl Inductive for ExactEngine {
                     // A covered first part of a line flushed late is newer than every
                     // complete line delivered.
                     let newest_covered = newest.is_none_or(|i| covered >> i & 1 == 1)
-                        || first_part
+                        || first_part.is_some()
                         || dropped == Some(Conjunct::NewestDeliveredCovered);
                     // The line flushed late is delivered whole only by a read that covers it
                     // whole.
-                    let part_alone = !first_part || delivered >> (k - 1) & 1 == 0;
+                    let part_alone = first_part.is_none() || delivered >> (k - 1) & 1 == 0;
                     if !(coverage_delivered && delivered_covered && newest_covered && part_alone) {
                         continue;
                     }
                     // The first part covered was delivered, as a line, by the read that
                     // covered it.
                     let mut spans = spans_of(delivered, facts);
-                    spans.extend(flushed.filter(|_| first_part));
+                    spans.extend(first_part);
                     let judge = Judge::after_read(&facts.bytes, 0, seen.running, spans, forgot);
                     for &seen_partial in &partial_seen {
                         for index in [LineIndex::default(), complete_index.clone()] {
@@ -297,28 +297,29 @@ fn flushed_first_part(seen: &Written, facts: &Facts) -> Option<(u64, u64)> {
     Some((start, end - 1 - PARTIAL_REST.len() as u64))
 }
 
-/// The lines a start may cover, as a bitmask over P's complete lines, each with or without
+/// The lines a start may cover, as a bitmask over P's complete lines, each without and with
 /// the flushed line's first part (never beside the whole line, which covers it).
-fn coverings(k: usize, flushed: Option<(u64, u64)>) -> impl Iterator<Item = (u64, bool)> {
+fn coverings(
+    k: usize,
+    flushed: Option<(u64, u64)>,
+) -> impl Iterator<Item = (u64, Option<(u64, u64)>)> {
     (0..1u64 << k).flat_map(move |covered| {
         let whole_last = k > 0 && covered >> (k - 1) & 1 == 1;
-        let with_part = flushed.is_some() && !whole_last;
-        std::iter::once((covered, false)).chain(with_part.then_some((covered, true)))
+        let part = flushed.filter(|_| !whole_last);
+        std::iter::once((covered, None)).chain(part.map(|p| (covered, Some(p))))
     })
 }
 
-/// The coverage ranges of `covered`, with the flushed line's first part joined to them where
-/// `first_part`; `None` past the bound the engine's coverage type forgets through.
+/// The coverage ranges of `covered`, with the flushed line's `first_part` joined to them;
+/// `None` past the bound the engine's coverage type forgets through.
 fn covering_runs(
     covered: u64,
-    first_part: bool,
+    first_part: Option<(u64, u64)>,
     facts: &Facts,
     limits: &bgtail::Limits,
 ) -> Option<Vec<(u64, u64)>> {
     let mut runs = ranges_of(covered, facts);
-    if first_part {
-        let last = facts.complete.last().expect("a flushed line is complete");
-        let part = (last.0, last.1 - 1 - PARTIAL_REST.len() as u64);
+    if let Some(part) = first_part {
         match runs.last_mut() {
             Some(run) if run.1 == part.0 => run.1 = part.1,
             _ => runs.push(part),
