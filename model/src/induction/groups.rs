@@ -6,9 +6,9 @@ use super::enumerate::Candidate;
 use super::factor::{self, Group, GroupKey};
 use super::invariant::Inductive;
 use super::plan::{extremes_of, Plan};
-use super::pool::Shared;
+use super::pool::{Outcome, Shared};
 use super::report::{Broke, Failure};
-use crate::TailState;
+use crate::{Action, TailState};
 use bgtail::judge::Judge;
 use stateright::Model;
 
@@ -74,10 +74,10 @@ impl<E: Inductive> Plan<'_, E> {
         actions.into_iter().find_map(|action| {
             let a = factor::read_outcome(self.model, &representative.state, &action)?;
             let b = factor::read_outcome(self.model, member, &action)?;
-            let part = if a.0 != b.0 {
-                "reply"
+            let (part, group, found) = if a.0 != b.0 {
+                ("reply", a.0, b.0)
             } else if a.1 != b.1 {
-                "successor"
+                ("successor", a.1, b.1)
             } else {
                 return None;
             };
@@ -87,13 +87,17 @@ impl<E: Inductive> Plan<'_, E> {
                 broke: Broke::Unfactorable {
                     member: format!("{member:?}"),
                     part,
+                    group,
+                    found,
                 },
             })
         })
     }
 
     /// `candidate`'s reads against those of the first member of its group to be run (kept
-    /// for the group by whichever thread ran it first).
+    /// for the group by whichever thread ran it first). Only the reads are compared, read
+    /// for read: which changes to the log the model may make depends on the log the last
+    /// read saw (`scope`), which differs among a group's members.
     pub(super) fn compare_with_group(
         &self,
         candidate: &Candidate<E::State>,
@@ -102,24 +106,114 @@ impl<E: Inductive> Plan<'_, E> {
     ) -> Option<Failure<E::State>> {
         let mut actions = Vec::new();
         self.model.actions(&candidate.state, &mut actions);
-        let outcomes: Vec<_> = actions
-            .iter()
-            .map(|a| factor::read_outcome(self.model, &candidate.state, a))
+        let reads: Vec<(Action, Outcome)> = actions
+            .into_iter()
+            .filter_map(|a| {
+                Some((
+                    a.clone(),
+                    factor::read_outcome(self.model, &candidate.state, &a)?,
+                ))
+            })
             .collect();
         let mut kept = shared.outcomes.lock().unwrap_or_else(|e| e.into_inner());
-        let first = kept.entry(key.clone()).or_insert_with(|| outcomes.clone());
-        let at = first.iter().zip(&outcomes).position(|(a, b)| a != b)?;
-        let part = match (&first[at], &outcomes[at]) {
-            (Some(a), Some(b)) if a.0 == b.0 => "successor",
-            _ => "reply",
-        };
+        let first = kept.entry(key.clone()).or_insert_with(|| reads.clone());
+        let (action, part, group, found) = first_difference(first, &reads)?;
         Some(Failure {
             candidate: candidate.clone(),
-            action: Some(actions[at].clone()),
+            action: Some(action),
             broke: Broke::Unfactorable {
                 member: format!("{:?}", candidate.state),
                 part,
+                group,
+                found,
             },
         })
+    }
+}
+
+/// The first read at which a member's reads (`member`) differ from its group's (`group`):
+/// the action, which part differs (`"reply"` or `"successor"`), and that part as the group
+/// read it and as the member did. A read one of them has and the other has not differs in
+/// its reply.
+fn first_difference(
+    group: &[(Action, Outcome)],
+    member: &[(Action, Outcome)],
+) -> Option<(Action, &'static str, String, String)> {
+    let absent = || "(no such read)".to_string();
+    for at in 0..group.len().max(member.len()) {
+        match (group.get(at), member.get(at)) {
+            (Some((a, x)), Some((b, y))) if a == b => {
+                if x.0 != y.0 {
+                    return Some((a.clone(), "reply", x.0.clone(), y.0.clone()));
+                }
+                if x.1 != y.1 {
+                    return Some((a.clone(), "successor", x.1.clone(), y.1.clone()));
+                }
+            }
+            (Some((a, x)), other) => {
+                let found = other.map_or_else(absent, |(b, _)| format!("a read {b:?}"));
+                return Some((a.clone(), "reply", x.0.clone(), found));
+            }
+            (None, Some((b, y))) => return Some((b.clone(), "reply", absent(), y.0.clone())),
+            (None, None) => unreachable!("`at` is below the longer length"),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(n: u8, reply: &str, next: &str) -> (Action, Outcome) {
+        (Action::Read(n), (reply.into(), next.into()))
+    }
+
+    #[test]
+    fn reads_alike_read_for_read_do_not_differ() {
+        let group = [read(1, "a", "x"), read(5, "b", "y")];
+        assert_eq!(first_difference(&group, &group.clone()), None);
+    }
+
+    #[test]
+    fn the_first_differing_read_is_named_with_its_part() {
+        let group = [read(1, "a", "x"), read(5, "b", "y")];
+        let member = [read(1, "a", "x2"), read(5, "c", "y")];
+        assert_eq!(
+            first_difference(&group, &member),
+            Some((Action::Read(1), "successor", "x".into(), "x2".into()))
+        );
+        let member = [read(1, "a", "x"), read(5, "c", "y")];
+        assert_eq!(
+            first_difference(&group, &member),
+            Some((Action::Read(5), "reply", "b".into(), "c".into()))
+        );
+    }
+
+    #[test]
+    fn a_read_only_one_side_has_differs_in_its_reply() {
+        let group = [read(1, "a", "x"), read(5, "b", "y")];
+        assert_eq!(
+            first_difference(&group, &group[..1]),
+            Some((
+                Action::Read(5),
+                "reply",
+                "b".into(),
+                "(no such read)".into()
+            ))
+        );
+        let member = [
+            read(1, "a", "x"),
+            (Action::RawRead(5), ("b".into(), "y".into())),
+        ];
+        assert_eq!(
+            first_difference(&group, &member),
+            Some((
+                Action::Read(5),
+                "reply",
+                "b".into(),
+                "a read RawRead(5)".into()
+            ))
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 use super::factor::GroupKey;
 use super::report::Failure;
+use crate::Action;
 use bgtail::judge::Judge;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -33,8 +34,9 @@ pub(super) struct Shared<S> {
     pub counts: [AtomicUsize; 7],
     /// The failures found (the first, and any another thread found before it stopped).
     pub failures: Mutex<Vec<Failure<S>>>,
-    /// Under [`Factoring::Compared`]: each group's reads from its first member run, by action.
-    pub outcomes: Mutex<HashMap<GroupKey, Vec<Option<Outcome>>>>,
+    /// Under [`Factoring::Compared`]: each group's reads from its first member run, each
+    /// with its read action.
+    pub outcomes: Mutex<HashMap<GroupKey, Vec<(Action, Outcome)>>>,
     /// The first and last start of each item a group's members come from.
     pub extremes: Mutex<HashMap<usize, [(S, Judge); 2]>>,
 }

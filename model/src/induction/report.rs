@@ -22,9 +22,14 @@ pub enum Broke {
     /// The successor breaks the invariant.
     Invariant(Conjunct),
     /// A member of a group of reset states read otherwise than the group's first member:
-    /// the factoring's premise is false for this engine. The member, and what differed
-    /// (`"reply"` or `"successor"`).
-    Unfactorable { member: String, part: &'static str },
+    /// the factoring's premise is false for this engine. The member, what differed
+    /// (`"reply"` or `"successor"`), and that part as the group read it and as the member did.
+    Unfactorable {
+        member: String,
+        part: &'static str,
+        group: String,
+        found: String,
+    },
 }
 
 /// A state of the invariant, an action, and what broke.
