@@ -53,6 +53,21 @@ fn every_reset_state_reads_as_its_group_at_4_lines() {
     );
 }
 
+/// The job's end (`--bound job-end`): each line rewritten on its own, the partial line grown,
+/// the exit marker, a 1-byte view. At 2 lines every reset state reads as its group
+/// (`bgtail check --induction --bound job-end --cross-check`; 3 lines by hand, docs/model.md).
+#[test]
+fn every_reset_state_of_the_jobs_end_reads_as_its_group_at_2_lines() {
+    let model = TailModel::exact(ModelConfig::induction_job_end(2));
+    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
+    proved(&compared);
+    assert_eq!(compared.compared, compared.reset);
+    assert_eq!(
+        (compared.fresh, compared.continuing, compared.reset),
+        (786, 79_356, 1_418_268)
+    );
+}
+
 /// What a mutant carries from the old bookmark into a new generation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Carry {
