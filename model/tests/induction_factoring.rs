@@ -24,17 +24,33 @@ fn proved<S: std::fmt::Debug>(report: &Report<S>) {
     );
 }
 
-/// At 3 lines, every reset state is run and its reads compared, reply and successor, with
-/// its group's; the full check, each state run on its own, covers the same states.
+/// The factored check under `config` with every reset state run and its reads compared,
+/// reply and successor, with its group's: proved, and every reset state compared.
+fn compared(config: ModelConfig) -> Report<ExactState> {
+    let model = TailModel::exact(config);
+    let report = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
+    proved(&report);
+    assert_eq!(report.compared, report.reset);
+    report
+}
+
+/// Before any read, continuing the bookmark's generation, and reset since.
+fn counts<S>(report: &Report<S>) -> (u64, u64, u64) {
+    (
+        report.fresh,
+        report.continuing,
+        report.reset + report.disputed,
+    )
+}
+
+/// At 3 lines, every reset state reads as its group; the full check, each state run on its
+/// own, covers the same states.
 #[test]
 fn every_reset_state_reads_as_its_group_at_3_lines() {
+    let compared = compared(ModelConfig::induction(3));
     let model = TailModel::exact(ModelConfig::induction(3));
-    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
-    proved(&compared);
-    assert_eq!(compared.compared, compared.reset);
     let full = induction::check(&model, &Options::new(2).factoring(Factoring::Full));
     proved(&full);
-    let counts = |r: &Report<_>| (r.fresh, r.continuing, r.reset + r.disputed);
     assert_eq!(counts(&compared), counts(&full));
     assert_eq!(counts(&full), (424, 39_624, 1_137_276));
     assert_eq!((full.steps, full.reads), (9_463_404, 4_709_296));
@@ -44,13 +60,8 @@ fn every_reset_state_reads_as_its_group_at_3_lines() {
 #[test]
 #[ignore = "about 7 minutes on 2 threads: cargo test --release -p bgtail-model --test suite induction_factoring:: -- --ignored"]
 fn every_reset_state_reads_as_its_group_at_4_lines() {
-    let model = TailModel::exact(ModelConfig::induction(4));
-    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
-    proved(&compared);
-    assert_eq!(
-        (compared.continuing, compared.reset, compared.compared),
-        (330_952, 29_878_300, 29_878_300)
-    );
+    let compared = compared(ModelConfig::induction(4));
+    assert_eq!(counts(&compared), (1_704, 330_952, 29_878_300));
 }
 
 /// The job's end (`--bound job-end`): each line rewritten on its own, the partial line grown,
@@ -58,14 +69,8 @@ fn every_reset_state_reads_as_its_group_at_4_lines() {
 /// (`bgtail check --induction --bound job-end --cross-check`; 3 lines by hand, docs/model.md).
 #[test]
 fn every_reset_state_of_the_jobs_end_reads_as_its_group_at_2_lines() {
-    let model = TailModel::exact(ModelConfig::induction_job_end(2));
-    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
-    proved(&compared);
-    assert_eq!(compared.compared, compared.reset);
-    assert_eq!(
-        (compared.fresh, compared.continuing, compared.reset),
-        (786, 79_356, 1_418_268)
-    );
+    let compared = compared(ModelConfig::induction_job_end(2));
+    assert_eq!(counts(&compared), (786, 79_356, 1_418_268));
 }
 
 /// What a mutant carries from the old bookmark into a new generation.
