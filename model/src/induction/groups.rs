@@ -25,11 +25,12 @@ impl<E: Inductive> Plan<'_, E> {
         );
         let (running, view) = (group.key.running, group.key.view);
         let representative = self.candidate(seen, log, running, view, &engine, &judge);
+        let reads = self.reads_of(&representative.state);
         for (engine, judge) in members {
             let member = self
                 .candidate(seen, log, running, view, &engine, &judge)
                 .state;
-            if let Some(failure) = self.same_reads(&representative, &member) {
+            if let Some(failure) = self.same_reads(&representative, &reads, &member) {
                 return shared.fail(failure);
             }
         }
@@ -62,59 +63,55 @@ impl<E: Inductive> Plan<'_, E> {
         kept.entry(item).or_insert(both).clone()
     }
 
-    /// Whether `member` reads as `representative` does, by every read action: the failure
-    /// naming the first difference, if any.
+    /// Whether `member` reads as `representative` does (its reads, `reads`), by every read
+    /// action: the failure naming the first difference, if any.
     pub(super) fn same_reads(
         &self,
         representative: &Candidate<E::State>,
+        reads: &[(Action, Outcome)],
         member: &TailState<E::State>,
     ) -> Option<Failure<E::State>> {
-        let mut actions = Vec::new();
-        self.model.actions(&representative.state, &mut actions);
-        actions.into_iter().find_map(|action| {
-            let a = factor::read_outcome(self.model, &representative.state, &action)?;
-            let b = factor::read_outcome(self.model, member, &action)?;
-            let (part, group, found) = if a.0 != b.0 {
-                ("reply", a.0, b.0)
-            } else if a.1 != b.1 {
-                ("successor", a.1, b.1)
-            } else {
-                return None;
-            };
-            Some(Failure {
-                candidate: representative.clone(),
-                action: Some(action),
-                broke: Broke::Unfactorable {
-                    member: format!("{member:?}"),
-                    part,
-                    group,
-                    found,
-                },
-            })
+        // The member's own reads are the representative's read actions: a member of another
+        // item holds that item's engine and judge beside the representative's seen log, which
+        // the model's scope must not be asked about.
+        let theirs: Vec<(Action, Outcome)> = reads
+            .iter()
+            .filter_map(|(a, _)| Some((a.clone(), factor::read_outcome(self.model, member, a)?)))
+            .collect();
+        let (action, part, group, found) = first_difference(reads, &theirs)?;
+        Some(Failure {
+            candidate: representative.clone(),
+            action: Some(action),
+            broke: Broke::Unfactorable {
+                member: format!("{member:?}"),
+                part,
+                group,
+                found,
+            },
         })
     }
 
+    /// Every read `state` offers, with what it gives. Only the reads: which changes to the
+    /// log the model may make depends on the log the last read saw (`scope`), which differs
+    /// among a group's members.
+    fn reads_of(&self, state: &TailState<E::State>) -> Vec<(Action, Outcome)> {
+        let mut actions = Vec::new();
+        self.model.actions(state, &mut actions);
+        actions
+            .into_iter()
+            .filter_map(|a| Some((a.clone(), factor::read_outcome(self.model, state, &a)?)))
+            .collect()
+    }
+
     /// `candidate`'s reads against those of the first member of its group to be run (kept
-    /// for the group by whichever thread ran it first). Only the reads are compared, read
-    /// for read: which changes to the log the model may make depends on the log the last
-    /// read saw (`scope`), which differs among a group's members.
+    /// for the group by whichever thread ran it first), read for read ([`Self::reads_of`]).
     pub(super) fn compare_with_group(
         &self,
         candidate: &Candidate<E::State>,
         key: &GroupKey,
         shared: &Shared<E::State>,
     ) -> Option<Failure<E::State>> {
-        let mut actions = Vec::new();
-        self.model.actions(&candidate.state, &mut actions);
-        let reads: Vec<(Action, Outcome)> = actions
-            .into_iter()
-            .filter_map(|a| {
-                Some((
-                    a.clone(),
-                    factor::read_outcome(self.model, &candidate.state, &a)?,
-                ))
-            })
-            .collect();
+        let reads = self.reads_of(&candidate.state);
         let mut kept = shared.outcomes.lock().unwrap_or_else(|e| e.into_inner());
         let first = kept.entry(key.clone()).or_insert_with(|| reads.clone());
         let (action, part, group, found) = first_difference(first, &reads)?;
