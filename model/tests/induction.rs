@@ -46,24 +46,27 @@ fn the_exact_engine_keeps_every_property_and_the_invariant_from_every_state() {
 fn the_exact_engine_keeps_the_contract_over_logs_with_blank_and_wrapper_lines() {
     assert_eq!(
         proved_counts(ModelConfig::induction_non_content(4)),
-        (3_748, 380_304, 77_112_204, 0, 25_082)
+        (3_748, 380_304, 77_112_204, 0, 25_082, 0)
     );
 }
 
 /// The job's end, with every line rewritten in place on its own, the partial line grown and
 /// the exit marker, at 2 lines: each line's text variant of its own multiplies the logs, so
-/// the proof at 3 lines is a slow check.
+/// the proofs at 4 and 5 lines are slow checks. Of the continuing states, those with a line
+/// in the other variant are checked as their mirror (`induction_factoring.rs` compares each
+/// with it).
 #[test]
 fn the_exact_engine_keeps_the_contract_over_the_jobs_end_and_rewrites_of_one_line() {
     assert_eq!(
         proved_counts(ModelConfig::induction_job_end(2)),
-        (786, 79_356, 1_418_268, 0, 5_472)
+        (786, 79_356, 1_418_268, 0, 5_472, 57_186)
     );
 }
 
 /// The factored check of `config` on 2 threads, proved: its states before any read,
-/// continuing, reset since and disputed, and its groups.
-fn proved_counts(config: ModelConfig) -> (u64, u64, u64, u64, u64) {
+/// continuing, reset since and disputed, its groups, and the continuing states it checks as
+/// their mirror.
+fn proved_counts(config: ModelConfig) -> (u64, u64, u64, u64, u64, u64) {
     let lines = config.max_lines;
     let report = induction::check(&TailModel::exact(config), &Options::new(2));
     assert!(
@@ -77,6 +80,7 @@ fn proved_counts(config: ModelConfig) -> (u64, u64, u64, u64, u64) {
         report.reset,
         report.disputed,
         report.groups,
+        report.mirrored,
     )
 }
 
@@ -220,16 +224,16 @@ mod slow {
     fn the_exact_engine_keeps_the_contract_over_logs_of_4_lines() {
         assert_eq!(
             proved_counts(ModelConfig::induction(4)),
-            (1_704, 330_952, 29_878_300, 0, 10_012)
+            (1_704, 330_952, 29_878_300, 0, 10_012, 0)
         );
     }
 
-    /// The job's end at 3 lines: the proof with every line rewritten on its own.
+    /// The job's end at 4 lines: the proof with every line rewritten on its own.
     #[test]
-    fn the_exact_engine_keeps_the_contract_over_the_jobs_end_in_3_lines() {
+    fn the_exact_engine_keeps_the_contract_over_the_jobs_end_in_4_lines() {
         assert_eq!(
-            proved_counts(ModelConfig::induction_job_end(3)),
-            (5_076, 1_142_232, 107_303_772, 0, 39_624)
+            proved_counts(ModelConfig::induction_job_end(4)),
+            (30_816, 15_033_120, 6_609_196_836, 0, 245_496, 13_922_958)
         );
     }
 
@@ -256,7 +260,7 @@ mod slow {
     fn the_exact_engine_keeps_the_contract_over_logs_of_5_lines() {
         assert_eq!(
             proved_counts(ModelConfig::induction(5)),
-            (6_824, 2_671_816, 719_894_940, 0, 40_700)
+            (6_824, 2_671_816, 719_894_940, 0, 40_700, 0)
         );
     }
 

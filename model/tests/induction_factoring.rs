@@ -1,6 +1,7 @@
 //! The factored induction checked against itself: every reset state run in full gives its
-//! group's reply and successor; the factored and the full check cover the same states; and
-//! engines that carry state across a reset — breaking the premise the factoring rests on —
+//! group's reply and successor, and every mirrored continuing state its mirror's; the
+//! factored and the full check cover the same states; and engines that carry state across a
+//! reset, or tell a line's text variants apart — breaking a premise the factoring rests on —
 //! are caught.
 
 use bgtail::exact::{fnv1a, BytePrint, ExactState};
@@ -64,12 +65,26 @@ fn every_reset_state_reads_as_its_group_at_4_lines() {
 }
 
 /// The job's end (`--bound job-end`): each line rewritten on its own, the partial line grown,
-/// the exit marker, a 1-byte view. At 2 lines every reset state reads as its group
-/// (`bgtail check --induction --bound job-end --cross-check`; 3 lines by hand, docs/model.md).
+/// the exit marker, a 1-byte view. At 2 lines every reset state reads as its group, and every
+/// continuing state with a line in the other variant as its mirror (`bgtail check --induction
+/// --bound job-end --cross-check`; 3 lines by hand, docs/model.md).
 #[test]
 fn every_reset_state_of_the_jobs_end_reads_as_its_group_at_2_lines() {
     let compared = compared(&TailModel::exact(ModelConfig::induction_job_end(2)));
     assert_eq!(counts(&compared), (786, 79_356, 1_418_268));
+    // And every continuing state with a line in the other variant reads as its mirror.
+    assert_eq!(compared.mirrored, 57_186);
+}
+
+/// What a mutant gets wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// It carries part of the old bookmark into a new generation.
+    Carry(Carry),
+    /// It forgets its coverage, unsaid, after a read that continues the generation of a log
+    /// whose first line is rewritten and whose second is not (`t0`, `s1`): it tells a line's
+    /// variant from the other's.
+    ForgetsBesideARewrittenFirstLine,
 }
 
 /// What a mutant carries from the old bookmark into a new generation.
@@ -84,20 +99,20 @@ enum Carry {
     CoverageIntoReply,
 }
 
-/// The exact engine, but for one piece of state it keeps across a reset. It says its reads
-/// start over for the exact engine's reasons (its generation check is the exact engine's),
-/// so the factored check takes it at its word and must find it out.
+/// The exact engine, but for one fault. It says its reads start over for the exact engine's
+/// reasons (its generation check is the exact engine's), and its bookmarks are the exact
+/// engine's, so the factored check takes it at its word and must find it out.
 #[derive(Clone, Debug)]
-struct Carrying {
+struct Mutant {
     inner: ExactEngine,
-    carry: Carry,
+    fault: Fault,
 }
 
-impl Engine for Carrying {
+impl Engine for Mutant {
     type State = ExactState;
 
     fn name(&self) -> &'static str {
-        "exact, carrying state across a reset"
+        "exact, with a fault"
     }
 
     fn limits(&self) -> &Limits {
@@ -123,17 +138,29 @@ impl Engine for Carrying {
                 .ok()
                 .flatten()
         });
+        let carry = match self.fault {
+            Fault::Carry(carry) => carry,
+            Fault::ForgetsBesideARewrittenFirstLine => {
+                let reply = self.inner.read(state, job, log, request)?;
+                let size = log.stat().expect("a model's log").size;
+                let first = read_span(log, 0, size.min(6), &mut 0).expect("a model's log");
+                if old.is_some() && reset.is_none() && first.starts_with(b"t0\ns1") {
+                    state.bookmarks[0].1.coverage = Default::default();
+                }
+                return Ok(reply);
+            }
+        };
         let (Some(old), Some(_)) = (old, reset) else {
             return self.inner.read(state, job, log, request);
         };
-        if self.carry == Carry::CoverageIntoReply {
+        if carry == Carry::CoverageIntoReply {
             let bookmark = &mut state.bookmarks[0].1;
             describe_log(bookmark, log, self.limits(), request.running);
             return self.inner.read(state, job, log, request);
         }
         let reply = self.inner.read(state, job, log, request)?;
         let bookmark = &mut state.bookmarks[0].1;
-        match self.carry {
+        match carry {
             Carry::Coverage => bookmark.coverage = old.coverage,
             _ => bookmark.partial_seen = bookmark.partial_seen.or(old.partial_seen),
         }
@@ -163,7 +190,7 @@ fn describe_log(
     bookmark.index = Default::default();
 }
 
-impl Inductive for Carrying {
+impl Inductive for Mutant {
     fn starts(
         &self,
         config: &ModelConfig,
@@ -202,12 +229,11 @@ impl Inductive for Carrying {
     }
 }
 
-fn carrying(carry: Carry, lines: u8) -> TailModel<Carrying> {
-    let config = ModelConfig::induction(lines);
+fn mutant(fault: Fault, config: ModelConfig) -> TailModel<Mutant> {
     let inner = ExactEngine::new(config.limits.clone());
     TailModel {
         quotient: Some(renumber_generations),
-        ..TailModel::new(Carrying { inner, carry }, config)
+        ..TailModel::new(Mutant { inner, fault }, config)
     }
 }
 
@@ -222,7 +248,7 @@ fn engines_that_carry_state_across_a_reset_are_caught() {
         Carry::PartialSeen,
         Carry::CoverageIntoReply,
     ] {
-        let model = carrying(carry, 1);
+        let model = mutant(Fault::Carry(carry), ModelConfig::induction(1));
         let report = induction::check(&model, &Options::new(2));
         let failure = report
             .failures
@@ -254,4 +280,31 @@ fn a_needed_conjunct_dropped_fails_the_factored_step() {
         let report = induction::check(&model, &options);
         assert!(!report.proved(), "{factoring:?}");
     }
+}
+
+/// An engine that tells a line's variant from the other's breaks the symmetry the check takes
+/// for continuing states (`induction::mirror`): every continuing state whose log starts with
+/// `t0`, `s1` has lines in the other variant, so the factored check runs only their mirrors
+/// and proves the mutant. The cross-check, which runs each such state and compares it with
+/// its mirror, names the asymmetry; the full check finds what the fault breaks.
+#[test]
+fn an_engine_that_tells_the_variants_apart_is_caught_by_the_cross_check() {
+    let model = mutant(
+        Fault::ForgetsBesideARewrittenFirstLine,
+        ModelConfig::induction_job_end(2),
+    );
+    let factored = induction::check(&model, &Options::new(2));
+    proved(&factored);
+    let compared = induction::check(&model, &Options::new(2).factoring(Factoring::Compared));
+    let failure = compared
+        .failures
+        .first()
+        .expect("the cross-check proves the mutant");
+    assert!(
+        matches!(failure.broke, Broke::Asymmetric { .. }),
+        "{:?}",
+        failure.broke
+    );
+    let full = induction::check(&model, &Options::new(2).factoring(Factoring::Full));
+    assert!(!full.proved(), "the full check proves the mutant");
 }

@@ -4,6 +4,7 @@
 use super::enumerate::{Candidate, Facts, Log, Written};
 use super::factor::{self, GroupKey};
 use super::invariant::{broken_conjunct_with, Inductive};
+use super::mirror;
 use super::options::{Factoring, Options};
 use super::plan::{extremes_of, state_of, Item, Plan};
 use super::pool::{Count, Shared};
@@ -42,6 +43,7 @@ pub fn check<E: Inductive>(model: &TailModel<E>, options: &Options) -> Report<E:
         reset: count(Count::Reset),
         disputed: count(Count::Disputed),
         compared: count(Count::Compared),
+        mirrored: count(Count::Mirrored),
         steps: count(Count::Steps),
         reads: count(Count::Reads),
         seconds: started.elapsed().as_secs_f64(),
@@ -55,8 +57,9 @@ pub fn check<E: Inductive>(model: &TailModel<E>, options: &Options) -> Report<E:
 
 impl<E: Inductive> Plan<'_, E> {
     /// Every state of the invariant whose last read saw item `index`'s log, and every action
-    /// from each; the reset states only counted (and, where the job had finished, their
-    /// steps that change the log checked), when factored.
+    /// from each; when factored, the reset states only counted (and, where the job had
+    /// finished, their steps that change the log checked), and the continuing states with
+    /// lines in the other variant counted as their mirror's ([`mirror`]).
     fn check_item(&self, index: usize, shared: &Shared<E::State>) {
         let (model, config) = (self.model, &self.model.config);
         let seen = self.items[index].as_ref();
@@ -88,6 +91,7 @@ impl<E: Inductive> Plan<'_, E> {
             starts,
             distinct,
         };
+        let mirror_starts = self.mirror_starts(&item);
         for (at, (log, reset)) in self.logs.iter().zip(resets).enumerate() {
             if seen.is_none() && log.written.variant {
                 // Before any read, a rewrite changes nothing a first read can tell.
@@ -105,7 +109,15 @@ impl<E: Inductive> Plan<'_, E> {
             let continues = facts
                 .as_ref()
                 .is_some_and(|f| log.bytes.starts_with(&f.bytes));
+            let swap_lines = match seen {
+                Some(w) if continues && self.factored() => mirror::swapped(w, &log.written),
+                _ => 0,
+            };
             let done = match reset {
+                None if swap_lines != 0 => {
+                    let starts = mirror_starts.as_deref();
+                    self.check_mirrored(&item, log, swap_lines, starts, shared)
+                }
                 None => self.check_in_full(&item, log, continues, shared),
                 Some((reason, opening)) => {
                     let key = |running, view| GroupKey {
@@ -122,6 +134,26 @@ impl<E: Inductive> Plan<'_, E> {
                 return;
             }
         }
+    }
+
+    /// Where the mirrors are compared ([`Factoring::compares_mirrors`]), the starts of `item`'s mirror: its seen log with every
+    /// line unedited ([`mirror`]), in the order of the item's own.
+    fn mirror_starts(&self, item: &Item<'_, E::State>) -> Option<Vec<(E::State, Judge)>> {
+        let seen = item.seen?;
+        if !self.options.factoring.compares_mirrors() {
+            return None;
+        }
+        if seen.edited == 0 {
+            return Some(item.starts.clone());
+        }
+        let config = &self.model.config;
+        let mirror = mirror::swap(seen, seen.edited);
+        let facts = mirror.facts(config);
+        Some(
+            self.model
+                .engine
+                .starts(config, &mirror, &facts, self.options.dropped),
+        )
     }
 
     /// The first start that breaks the invariant, as a failure. The engine's and the judge's

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The format version of a [`ShardReport`]: raised when a field changes meaning or goes.
-pub const SHARD_REPORT_VERSION: u32 = 2;
+pub const SHARD_REPORT_VERSION: u32 = 3;
 
 /// What one shard of an inductive check did, as data a merge can read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,6 +37,8 @@ pub struct ShardReport {
     pub continuing: u64,
     pub reset: u64,
     pub disputed: u64,
+    /// Of the continuing states, those checked as their mirror (as [`Report::mirrored`]).
+    pub mirrored: u64,
     pub steps: u64,
     pub reads: u64,
     pub seconds: f64,
@@ -62,6 +64,7 @@ impl ShardReport {
             continuing: report.continuing,
             reset: report.reset,
             disputed: report.disputed,
+            mirrored: report.mirrored,
             steps: report.steps,
             reads: report.reads,
             seconds: report.seconds,
@@ -76,6 +79,7 @@ fn factoring_name(factoring: Factoring) -> &'static str {
         Factoring::Full => "full",
         Factoring::Factored => "factored",
         Factoring::Compared => "compared",
+        Factoring::MirrorsCompared => "mirrors-compared",
     }
 }
 
@@ -93,6 +97,7 @@ pub struct Merged {
     pub continuing: u64,
     pub reset: u64,
     pub disputed: u64,
+    pub mirrored: u64,
     pub steps: u64,
     pub reads: u64,
     /// The sum of the shards' times (their machine time, not the wall time of the whole).
@@ -220,6 +225,7 @@ pub fn merge(reports: &[ShardReport]) -> Result<Merged, MergeError> {
         continuing: sum(|r| r.continuing),
         reset: sum(|r| r.reset),
         disputed: sum(|r| r.disputed),
+        mirrored: sum(|r| r.mirrored),
         steps: sum(|r| r.steps),
         reads: sum(|r| r.reads),
         seconds: reports.iter().map(|r| r.seconds).sum(),

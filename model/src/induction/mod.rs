@@ -88,6 +88,16 @@
 //! action from one member of each group, and compares its reads with those of the group's
 //! most different members; [`Factoring::Compared`] runs every member and compares each.
 //! [`Factoring::Full`] runs every state on its own.
+//!
+//! # Mirrored continuing states
+//! Where lines are rewritten on their own, a continuing state with a line in the other text
+//! variant — in `P` and `L` alike, or in a line `L` has past `P` — reads as the state with
+//! that line swapped back, its letter swapped in the reply ([`mirror`]: no offset, length,
+//! kind or equality of bytes changes). The factored check runs each continuing state whose
+//! lines are all unedited and counts the others as their mirror's; a reset state is never
+//! mirrored (a line written after a cut is compared with `P`'s line at its index).
+//! [`Factoring::MirrorsCompared`] and [`Factoring::Compared`] run every mirrored state too
+//! and compare each action's outcome with its mirror's.
 
 mod driver;
 mod enumerate;
@@ -96,6 +106,7 @@ pub mod factor;
 mod groups;
 mod invariant;
 mod merge;
+pub mod mirror;
 mod options;
 mod plan;
 mod pool;

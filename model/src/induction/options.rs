@@ -15,8 +15,21 @@ pub enum Factoring {
     Factored,
     /// [`Factoring::Factored`], and every member of every group also run: every read
     /// compared, reply and successor, with those of the first member of its group to be run,
-    /// and every other action checked as in full. The check of the factoring itself.
+    /// and every other action checked as in full; and every mirrored state run too, as under
+    /// [`Factoring::MirrorsCompared`]. The check of the factoring itself.
     Compared,
+    /// [`Factoring::Factored`], and every continuing state with lines in the other variant
+    /// also run: every action's outcome compared with its mirror's
+    /// ([`mirror`](super::mirror)). The check of the symmetry alone, without the cost of
+    /// running every reset state.
+    MirrorsCompared,
+}
+
+impl Factoring {
+    /// Whether the mirrored states are run and compared with their mirrors.
+    pub fn compares_mirrors(self) -> bool {
+        matches!(self, Factoring::Compared | Factoring::MirrorsCompared)
+    }
 }
 
 /// What a check takes: which conjunct to leave out, threads, shard and factoring.

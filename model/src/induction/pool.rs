@@ -17,6 +17,7 @@ pub(super) enum Count {
     Reset,
     Disputed,
     Compared,
+    Mirrored,
     Steps,
     Reads,
 }
@@ -31,7 +32,7 @@ pub(super) struct Shared<S> {
     /// Set by the first failure; every thread stops at its next state.
     pub stop: AtomicBool,
     /// What the report counts, by [`Count`].
-    pub counts: [AtomicUsize; 7],
+    pub counts: [AtomicUsize; 8],
     /// The failures found (the first, and any another thread found before it stopped).
     pub failures: Mutex<Vec<Failure<S>>>,
     /// Under [`Factoring::Compared`]: each group's reads from its first member run, each

@@ -30,6 +30,16 @@ pub enum Broke {
         group: String,
         found: String,
     },
+    /// A continuing state's action gave another outcome than the same action from its mirror
+    /// (the state with the lines of `swapped` in the other variant; see
+    /// [`mirror`](super::mirror)), or the mirror is not a state of the same kind: the
+    /// symmetry the check takes is false for this engine. The mirror's outcome, and the
+    /// state's with the swapped lines' names swapped back.
+    Asymmetric {
+        swapped: u64,
+        mirror: String,
+        found: String,
+    },
 }
 
 /// A state of the invariant, an action, and what broke.
@@ -69,6 +79,11 @@ pub struct Report<S> {
     pub disputed: u64,
     /// Members of groups run in full and compared with their group ([`Factoring::Compared`]).
     pub compared: u64,
+    /// Of the continuing states, those with lines in the other variant that the check covers
+    /// by their mirror ([`mirror`](super::mirror)); where the mirrors are compared
+    /// ([`Factoring::compares_mirrors`]), run in full and compared with their mirror. 0 when
+    /// not factored.
+    pub mirrored: u64,
     /// Actions applied (successors judged and checked against the invariant).
     pub steps: u64,
     /// Reads among them.

@@ -52,6 +52,17 @@ pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S
         0 => String::new(),
         n => format!(", {n} the engine continues though the bytes do not (run in full)"),
     };
+    let mirrored = match (r.mirrored, r.factoring) {
+        (0, _) => String::new(),
+        (n, f) if f.compares_mirrors() => format!(
+            "; {n} continuing states with lines in the other variant run, every action compared \
+             with their mirror's"
+        ),
+        (n, _) => format!(
+            "; {n} continuing states with lines in the other variant checked as their mirror \
+             (those lines swapped back)"
+        ),
+    };
     let factored = match r.factoring {
         induction::Factoring::Full => "every state run in full".to_owned(),
         _ => format!(
@@ -68,7 +79,7 @@ pub fn print_induction<S: std::fmt::Debug>(engine: &str, r: &induction::Report<S
     println!(
         "{engine} engine, inductive check over logs of up to {} lines: {} states of the invariant \
          ({} before any read, {} continuing the bookmark's generation, {} reset since{disputed}); \
-         {factored}; {} steps ({} reads), {:.1} s",
+         {factored}{mirrored}; {} steps ({} reads), {:.1} s",
         r.max_lines,
         r.states(),
         r.fresh,

@@ -59,10 +59,17 @@ pub struct Args {
     #[arg(long, requires = "induction", conflicts_with = "cross_check")]
     pub unfactored: bool,
     /// With --induction: the factored check, and every reset state also run: each read
-    /// compared, reply and successor, with its group's, each other step checked as in full.
+    /// compared, reply and successor, with its group's, each other step checked as in full;
+    /// and every mirrored state run and compared with its mirror (as --cross-check-mirrors).
     /// The check of the factoring itself.
     #[arg(long, requires = "induction")]
     pub cross_check: bool,
+    /// With --induction: the factored check, and every continuing state with lines in the
+    /// other text variant also run, each action compared with the same action from its
+    /// mirror (those lines swapped back; model/src/induction/mirror.rs). The check of that
+    /// symmetry alone: --cross-check does it too.
+    #[arg(long, requires = "induction", conflicts_with_all = ["cross_check", "unfactored"])]
+    pub cross_check_mirrors: bool,
     /// With --induction: check only shard I of N (`1/4` is the first of four). Item k of the
     /// enumeration goes to one shard by a hash of k, so the shards overlap nowhere and cover it all;
     /// merge their --report files with --merge for the verdict.
@@ -256,9 +263,10 @@ fn run_induction(args: &Args) -> anyhow::Result<bool> {
                 .map_or_else(String::new, |v| v.get_name().to_owned())
         ),
     };
-    let factoring = match (args.unfactored, args.cross_check) {
-        (true, _) => induction::Factoring::Full,
-        (_, true) => induction::Factoring::Compared,
+    let factoring = match (args.unfactored, args.cross_check, args.cross_check_mirrors) {
+        (true, _, _) => induction::Factoring::Full,
+        (_, true, _) => induction::Factoring::Compared,
+        (_, _, true) => induction::Factoring::MirrorsCompared,
         _ => induction::Factoring::Factored,
     };
     let options = induction::Options::new(args.threads)
@@ -320,8 +328,8 @@ fn run_merge(files: &[PathBuf]) -> anyhow::Result<bool> {
     println!(
         "{} engine, inductive check over logs of up to {} lines, {} shards merged: {} items and \
          {} groups of reset states, {} states of the invariant ({} before any read, {} \
-         continuing, {} reset since, {} the engine continues though the bytes do not), {} steps \
-         ({} reads), {:.1} s of checking",
+         continuing, {} of them checked as their mirror, {} reset since, {} the engine \
+         continues though the bytes do not), {} steps ({} reads), {:.1} s of checking",
         m.engine,
         m.max_lines,
         m.shards,
@@ -330,6 +338,7 @@ fn run_merge(files: &[PathBuf]) -> anyhow::Result<bool> {
         m.states(),
         m.fresh,
         m.continuing,
+        m.mirrored,
         m.reset,
         m.disputed,
         m.steps,
