@@ -142,11 +142,12 @@ fn model_checks(threads: usize) -> bool {
         ok &= found;
     }
     // The contract for sequences of any length over logs of up to 4 lines (the factored
-    // induction: seconds), and over the job's end, with rewrites of one line, up to 3.
+    // induction: seconds), and over the job's end, with rewrites of one line, up to 4 (its
+    // continuing states mirrored: half a minute).
     let options = bgtail_model::induction::Options::new(threads);
     for config in [
         bgtail_model::ModelConfig::induction(4),
-        bgtail_model::ModelConfig::induction_job_end(3),
+        bgtail_model::ModelConfig::induction_job_end(4),
     ] {
         let report = bgtail_model::induction::check(&TailModel::exact(config), &options);
         print_induction("exact", &report);
