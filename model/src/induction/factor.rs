@@ -13,7 +13,10 @@
 //! one real member of a group stands for the reads from all of them. [`groups`] lists the
 //! groups of the whole enumeration; the check runs every action once from each group's
 //! representative and compares its reads with those of the group's most different members
-//! ([`Group::members`]).
+//! ([`Group::members`]). The listing works out every item's reset reason against every log,
+//! the one pass over every pair of logs: it also counts each item's reset states and keeps
+//! the pairs that need more than a count ([`Pairs`]), so that the factored check visits only
+//! those.
 //!
 //! The actions that change only the log leave the bookmark and the judge as they are, and
 //! their successors are checked only against the conjuncts about the log now. Of those, "a
@@ -25,6 +28,7 @@
 use super::enumerate::views;
 use super::enumerate::{Facts, Log, Written};
 use super::invariant::{writes_allowed, Inductive};
+use crate::scope::contract_sees;
 use crate::{Action, TailModel, TailState};
 use bgtail::judge::{Judge, Opening};
 use bgtail::ResetReason;
@@ -90,18 +94,34 @@ pub fn resets_of<E: Inductive>(
         .collect()
 }
 
+/// What the listing found of one item's pairs with every log, so that the factored check
+/// visits only the pairs that need more than a count.
+#[derive(Clone, Debug, Default)]
+pub struct Pairs {
+    /// The item's reset states per start: the triples of a log, whether the job runs and a
+    /// view, where the log is within the model's scope and the engine's check starts over.
+    pub resets: u64,
+    /// The logs the engine's check continues (continuing the seen bytes, or disputed).
+    pub continued: Vec<u32>,
+    /// Where the job had finished at the seen log: the reset logs within the model's scope
+    /// beside which a state of the job exists (their steps that change the log are checked
+    /// state by state).
+    pub finished: Vec<u32>,
+}
+
 /// Every group of the enumeration's reset states, in a fixed order (by first item, then by
 /// log, running, view, reason and opening): `items[i]` is the log the last read of item `i`
-/// saw (`None`: no read yet, where nothing is a reset). Worked out over `threads` threads.
+/// saw (`None`: no read yet, where nothing is a reset). Beside them, each item's [`Pairs`].
+/// Worked out over `threads` threads.
 pub fn groups<E: Inductive>(
     model: &TailModel<E>,
     items: &[Option<Written>],
     logs: &[Log],
     threads: usize,
-) -> Vec<Group> {
+) -> (Vec<Group>, Vec<Pairs>) {
     let threads = threads.max(1);
     let chunk = items.len().div_ceil(threads).max(1);
-    let parts: Vec<Vec<Group>> = std::thread::scope(|scope| {
+    let parts: Vec<(Vec<Group>, Vec<Pairs>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = items
             .chunks(chunk)
             .enumerate()
@@ -109,9 +129,15 @@ pub fn groups<E: Inductive>(
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
+    let (parts, pairs): (Vec<Vec<Group>>, Vec<Vec<Pairs>>) = parts.into_iter().unzip();
+    (merge_groups(parts), pairs.into_iter().flatten().collect())
+}
+
+/// The groups of each part of the items, in item order, as one list: a key's first part has
+/// its first item, its last the last.
+fn merge_groups(parts: Vec<Vec<Group>>) -> Vec<Group> {
     let mut place: HashMap<GroupKey, usize> = HashMap::new();
     let mut out: Vec<Group> = Vec::new();
-    // The parts are in item order: a key's first part has its first item, its last the last.
     for group in parts.into_iter().flatten() {
         match place.get(&group.key) {
             Some(&at) => out[at].last_item = group.last_item,
@@ -125,15 +151,16 @@ pub fn groups<E: Inductive>(
     out
 }
 
-/// The groups with a member among `items` (numbered from `first`), by first member. A key
-/// is kept in a slot of a table indexed by log, running and view, one table for each pair
-/// of reason and opening met: no hashing in the loop over every pair of logs.
+/// The groups with a member among `items` (numbered from `first`), by first member, and
+/// each item's [`Pairs`]. A key is kept in a slot of a table indexed by log, running and
+/// view, one table for each pair of reason and opening met: no hashing in the loop over
+/// every pair of logs.
 fn groups_of<E: Inductive>(
     model: &TailModel<E>,
     items: &[Option<Written>],
     first: usize,
     logs: &[Log],
-) -> Vec<Group> {
+) -> (Vec<Group>, Vec<Pairs>) {
     let views: Vec<Option<u16>> = views(&model.config).collect();
     let slot = |log: usize, running: bool, view: usize| {
         (log * 2 + usize::from(running)) * views.len() + view
@@ -141,8 +168,13 @@ fn groups_of<E: Inductive>(
     let mut kinds: Vec<(ResetReason, Opening)> = Vec::new();
     // For each kind, the first and last item of each slot.
     let mut tables: Vec<Vec<Option<(usize, usize)>>> = Vec::new();
+    let mut pairs = Vec::with_capacity(items.len());
     for (i, seen) in items.iter().enumerate() {
-        let Some(seen) = seen else { continue };
+        let mut found = Pairs::default();
+        let Some(seen) = seen else {
+            pairs.push(found);
+            continue;
+        };
         let item = first + i;
         let facts = seen.facts(&model.config);
         // Every judge of the item last saw `seen` ("the judge saw P"), and the judge's opening
@@ -150,16 +182,21 @@ fn groups_of<E: Inductive>(
         let judge = Judge::after_read(&facts.bytes, 0, seen.running, Vec::new(), false);
         let resets = resets_of(model, seen, &facts, &judge, logs);
         for (index, (log, reset)) in logs.iter().zip(resets).enumerate() {
-            let Some(kind) = reset else { continue };
+            let Some(kind) = reset else {
+                found.continued.push(index as u32);
+                continue;
+            };
             let k = kinds.iter().position(|&x| x == kind).unwrap_or_else(|| {
                 kinds.push(kind);
                 tables.push(vec![None; logs.len() * 2 * views.len()]);
                 kinds.len() - 1
             });
+            let mut states = 0;
             for running in [true, false] {
                 if !writes_allowed(seen, running, &log.written) {
                     continue;
                 }
+                states += views.len() as u64;
                 for v in 0..views.len() {
                     let cell = &mut tables[k][slot(index, running, v)];
                     match cell {
@@ -168,7 +205,15 @@ fn groups_of<E: Inductive>(
                     }
                 }
             }
+            let limits = &model.config.limits;
+            if states > 0 && contract_sees(&facts.bytes, facts.settled, &log.bytes, limits) {
+                found.resets += states;
+                if !seen.running {
+                    found.finished.push(index as u32);
+                }
+            }
         }
+        pairs.push(found);
     }
     let mut out = Vec::new();
     for (&(reason, opening), table) in kinds.iter().zip(&tables) {
@@ -195,7 +240,7 @@ fn groups_of<E: Inductive>(
     }
     // A fixed order, whatever order the kinds were met in.
     out.sort_by_key(|g| (g.first_item, g.key.log, g.key.running, g.key.view));
-    out
+    (out, pairs)
 }
 
 /// What a read from `state` gives: the reply's text and the successor, written out whole

@@ -190,20 +190,19 @@ struct Mirror<'a, S> {
 
 impl<E: Inductive> Plan<'_, E> {
     /// `item`'s states beside `log`, a log continuing the seen one whose mirror swaps the
-    /// lines of `swap_lines`: counted as covered by their mirror, or, given `mirror_starts`
-    /// (the mirror's item's starts, where the mirrors are compared), each run in full and
-    /// every action's outcome compared with its mirror's. Returns false once the check stops.
+    /// lines of `swap_lines`: counted as covered by their mirror, or, where the item holds
+    /// its mirror's starts (the mirrors compared), each run in full and every action's
+    /// outcome compared with its mirror's. Returns false once the check stops.
     pub(super) fn check_mirrored(
         &self,
         item: &Item<'_, E::State>,
         log: &Log,
         swap_lines: u64,
-        mirror_starts: Option<&[(E::State, Judge)]>,
         shared: &Shared<E::State>,
     ) -> bool {
         let seen = item.seen.expect("a continuing state's last read saw a log");
         let runs: Vec<_> = self.runs_and_views(Some(seen), log).collect();
-        let Some(starts) = mirror_starts else {
+        let Some(starts) = item.mirror_starts.as_deref() else {
             let states = item.starts.len() * runs.len();
             shared.add(Count::Continuing, states);
             shared.add(Count::Mirrored, states);

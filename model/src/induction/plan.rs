@@ -2,8 +2,8 @@
 //! the groups of reset states, the properties; and one step from a state, judged and held to
 //! the invariant.
 
-use super::enumerate::{log_shapes, views, Candidate, Log, Written};
-use super::factor::{self, Group};
+use super::enumerate::{log_shapes, views, Candidate, Facts, Log, Written};
+use super::factor::{self, Group, Pairs};
 use super::invariant::{broken_conjunct_with, log_conjuncts, writes_allowed, Inductive};
 use super::options::{Factoring, Options};
 use super::pool::{Count, Shared};
@@ -21,6 +21,9 @@ pub(super) struct Plan<'m, E: Inductive> {
     pub(super) logs: Vec<Log>,
     /// The groups of reset states (empty unless factored), and where each key lies.
     pub(super) groups: Vec<Group>,
+    /// Each item's pairs with the logs, as the listing of the groups found them (empty
+    /// unless factored).
+    pub(super) pairs: Vec<Pairs>,
     /// The `always` properties.
     pub(super) properties: Vec<stateright::Property<TailModel<E>>>,
     /// How long listing the groups took.
@@ -32,7 +35,12 @@ pub(super) struct Plan<'m, E: Inductive> {
 pub(super) struct Item<'a, S> {
     /// `None` before any read.
     pub(super) seen: Option<&'a Written>,
+    /// The seen log's facts (`None` before any read).
+    pub(super) facts: Option<Facts>,
     pub(super) starts: Vec<(S, Judge)>,
+    /// The starts of the item's mirror, in the order of `starts`, where the mirrors are
+    /// compared ([`Factoring::compares_mirrors`]).
+    pub(super) mirror_starts: Option<Vec<(S, Judge)>>,
     /// Whether each start holds an engine state no earlier start holds. A read of a log that
     /// does not continue the seen one begins a generation, and the judge then forgets what it
     /// held delivered before judging anything (`Judge::judge`): starts that differ only in
@@ -71,8 +79,8 @@ impl<'m, E: Inductive> Plan<'m, E> {
             })
             .collect();
         let listing = std::time::Instant::now();
-        let groups = match options.factoring {
-            Factoring::Full => Vec::new(),
+        let (groups, pairs) = match options.factoring {
+            Factoring::Full => (Vec::new(), Vec::new()),
             _ => factor::groups(model, &items, &logs, options.threads),
         };
         let group_seconds = listing.elapsed().as_secs_f64();
@@ -87,6 +95,7 @@ impl<'m, E: Inductive> Plan<'m, E> {
             items,
             logs,
             groups,
+            pairs,
             properties,
             group_seconds,
         }
