@@ -355,6 +355,35 @@ fn check_induction_proves_the_jobs_end() {
     let s = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{s}");
     assert!(s.contains("1498410 states of the invariant"), "{s}");
+    assert!(
+        s.contains(
+            "57186 continuing states with lines in the other variant checked as their mirror"
+        ),
+        "{s}"
+    );
+    assert!(s.contains("PROVED"), "{s}");
+}
+
+/// `--cross-check-mirrors`: every mirrored state run and compared with its mirror.
+#[test]
+fn check_induction_compares_the_mirrored_states_with_their_mirrors() {
+    let out = bgtail(&[
+        "check",
+        "--induction",
+        "--bound",
+        "job-end",
+        "--engine",
+        "exact",
+        "--max-lines",
+        "1",
+        "--cross-check-mirrors",
+    ]);
+    let s = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{s}");
+    assert!(
+        s.contains("1920 continuing states with lines in the other variant run, every action compared with their mirror's"),
+        "{s}"
+    );
     assert!(s.contains("PROVED"), "{s}");
 }
 
