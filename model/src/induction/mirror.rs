@@ -328,10 +328,10 @@ mod tests {
         // Seen: 2 lines and a partial one, line 1 edited; now: 4 lines and a partial one,
         // lines 1 (as seen), 3 and 4 edited.
         let seen = log(2, true, 0b010);
-        let now = log(4, true, 0b11010);
-        assert_eq!(swapped(&seen, &now), 0b11010);
-        assert_eq!(swap(&now, 0b11010).edited, 0);
-        assert_eq!(swap(&seen, 0b11010).edited, 0);
+        let now = log(4, true, 0b1_1010);
+        assert_eq!(swapped(&seen, &now), 0b1_1010);
+        assert_eq!(swap(&now, 0b1_1010).edited, 0);
+        assert_eq!(swap(&seen, 0b1_1010).edited, 0);
         // A mirror swaps nothing.
         assert_eq!(swapped(&log(2, true, 0), &log(4, false, 0b011)), 0);
     }
