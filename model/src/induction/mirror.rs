@@ -20,7 +20,7 @@
 //! [`Factoring::MirrorsCompared`](super::Factoring::MirrorsCompared) (and
 //! [`Factoring::Compared`](super::Factoring::Compared)) runs every mirrored state as well and
 //! compares each action's outcome with its mirror's, the reply with the letters swapped
-//! back: a difference fails the check as [`Broke::Asymmetric`](super::Broke::Asymmetric).
+//! back: a difference fails the check as [`Broke::Asymmetric`].
 
 use super::enumerate::Log;
 use super::enumerate::{Candidate, Written};
