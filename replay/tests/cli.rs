@@ -338,53 +338,41 @@ fn check_induction_proves_the_exact_engine_and_shows_where_the_shipped_one_fails
     assert!(!shipped.contains("PROVED"), "{s}");
 }
 
-/// `--bound job-end`: the induction over each line rewritten on its own, the grown partial
-/// line and the exit marker.
-#[test]
-fn check_induction_proves_the_jobs_end() {
-    let out = bgtail(&[
+/// `bgtail check --induction --bound job-end --engine exact` with `args`, proved: its output.
+fn proved_at_the_jobs_end(args: &[&str]) -> String {
+    let head = [
         "check",
         "--induction",
         "--bound",
         "job-end",
         "--engine",
         "exact",
-        "--max-lines",
-        "2",
-    ]);
+    ];
+    let out = bgtail(&[&head[..], args].concat());
     let s = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{s}");
-    assert!(s.contains("1498410 states of the invariant"), "{s}");
-    assert!(
-        s.contains(
-            "57186 continuing states with lines in the other variant checked as their mirror"
-        ),
-        "{s}"
-    );
     assert!(s.contains("PROVED"), "{s}");
+    s
+}
+
+/// `--bound job-end`: the induction over each line rewritten on its own, the grown partial
+/// line and the exit marker.
+#[test]
+fn check_induction_proves_the_jobs_end() {
+    let s = proved_at_the_jobs_end(&["--max-lines", "2"]);
+    assert!(s.contains("1498410 states of the invariant"), "{s}");
+    let mirrored =
+        "57186 continuing states with lines in the other variant checked as their mirror";
+    assert!(s.contains(mirrored), "{s}");
 }
 
 /// `--cross-check-mirrors`: every mirrored state run and compared with its mirror.
 #[test]
 fn check_induction_compares_the_mirrored_states_with_their_mirrors() {
-    let out = bgtail(&[
-        "check",
-        "--induction",
-        "--bound",
-        "job-end",
-        "--engine",
-        "exact",
-        "--max-lines",
-        "1",
-        "--cross-check-mirrors",
-    ]);
-    let s = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{s}");
-    assert!(
-        s.contains("1920 continuing states with lines in the other variant run, every action compared with their mirror's"),
-        "{s}"
-    );
-    assert!(s.contains("PROVED"), "{s}");
+    let s = proved_at_the_jobs_end(&["--max-lines", "1", "--cross-check-mirrors"]);
+    let compared = "1920 continuing states with lines in the other variant run, every action \
+                    compared with their mirror's";
+    assert!(s.contains(compared), "{s}");
 }
 
 #[test]

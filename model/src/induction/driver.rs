@@ -264,8 +264,7 @@ impl<E: Inductive> Plan<'_, E> {
                 }
                 shared.add(case, 1);
                 let candidate = self.candidate(seen, log, running, view, engine, judge);
-                if let Some(failure) = self.step(candidate, shared, false) {
-                    shared.fail(failure);
+                if !shared.holds(self.step(candidate, shared, false)) {
                     return false;
                 }
             }
@@ -308,8 +307,7 @@ impl<E: Inductive> Plan<'_, E> {
                 let failure = self
                     .compare_with_group(&candidate, &key, shared)
                     .or_else(|| self.step(candidate, shared, true));
-                if let Some(failure) = failure {
-                    shared.fail(failure);
+                if !shared.holds(failure) {
                     return false;
                 }
             }
@@ -337,8 +335,7 @@ impl<E: Inductive> Plan<'_, E> {
                 return false;
             }
             let candidate = self.candidate(seen, log, running, view, engine, judge);
-            if let Some(failure) = self.step(candidate, shared, true) {
-                shared.fail(failure);
+            if !shared.holds(self.step(candidate, shared, true)) {
                 return false;
             }
         }

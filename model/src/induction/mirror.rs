@@ -217,9 +217,7 @@ impl<E: Inductive> Plan<'_, E> {
             },
             starts,
         };
-        let failure = self.unlike_mirror(item, log, &mirror, &runs, swap_lines);
-        if let Some(failure) = failure {
-            shared.fail(failure);
+        if !shared.holds(self.unlike_mirror(item, log, &mirror, &runs, swap_lines)) {
             return false;
         }
         for (start, mirror_start) in item.starts.iter().zip(mirror.starts) {
@@ -236,8 +234,7 @@ impl<E: Inductive> Plan<'_, E> {
                 let failure = self
                     .asymmetry(&candidate, &theirs, swap_lines)
                     .or_else(|| self.step(candidate, shared, false));
-                if let Some(failure) = failure {
-                    shared.fail(failure);
+                if !shared.holds(failure) {
                     return false;
                 }
             }

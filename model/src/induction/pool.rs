@@ -73,6 +73,18 @@ impl<S: Send> Shared<S> {
         failures.push(failure);
     }
 
+    /// Whether a step held: `true` for `None`; a failure is recorded ([`Shared::fail`]) and
+    /// gives `false`, so that the caller stops.
+    pub fn holds(&self, failure: Option<Failure<S>>) -> bool {
+        match failure {
+            None => true,
+            Some(failure) => {
+                self.fail(failure);
+                false
+            }
+        }
+    }
+
     /// Runs `work(i)` for `0..n` over `threads` threads, until done or stopped.
     pub fn deal(&self, threads: usize, n: usize, work: impl Fn(usize) + Sync) {
         self.next.store(0, Ordering::Relaxed);
