@@ -152,30 +152,61 @@ fn merge_groups(parts: Vec<Vec<Group>>) -> Vec<Group> {
 }
 
 /// The groups with a member among `items` (numbered from `first`), by first member, and
-/// each item's [`Pairs`]. A key is kept in a slot of a table indexed by log, running and
-/// view, one table for each pair of reason and opening met: no hashing in the loop over
-/// every pair of logs.
+/// each item's [`Pairs`].
 fn groups_of<E: Inductive>(
     model: &TailModel<E>,
     items: &[Option<Written>],
     first: usize,
     logs: &[Log],
 ) -> (Vec<Group>, Vec<Pairs>) {
-    let views: Vec<Option<u16>> = views(&model.config).collect();
-    let slot = |log: usize, running: bool, view: usize| {
-        (log * 2 + usize::from(running)) * views.len() + view
-    };
-    let mut kinds: Vec<(ResetReason, Opening)> = Vec::new();
-    // For each kind, the first and last item of each slot.
-    let mut tables: Vec<Vec<Option<(usize, usize)>>> = Vec::new();
-    let mut pairs = Vec::with_capacity(items.len());
-    for (i, seen) in items.iter().enumerate() {
+    let mut listing = Listing::new(views(&model.config).collect(), logs.len());
+    let pairs = items
+        .iter()
+        .enumerate()
+        .map(|(i, seen)| match seen {
+            None => Pairs::default(),
+            Some(seen) => listing.item(model, seen, first + i, logs),
+        })
+        .collect();
+    (listing.groups(), pairs)
+}
+
+/// The groups met so far: a key is kept in a slot of a table indexed by log, running and
+/// view, one table for each pair of reason and opening met — no hashing in the loop over
+/// every pair of logs.
+struct Listing {
+    views: Vec<Option<u16>>,
+    logs: usize,
+    /// The pairs of reason and opening met, in the order met.
+    kinds: Vec<(ResetReason, Opening)>,
+    /// For each kind, the first and last item of each slot.
+    tables: Vec<Vec<Option<(usize, usize)>>>,
+}
+
+impl Listing {
+    fn new(views: Vec<Option<u16>>, logs: usize) -> Listing {
+        Listing {
+            views,
+            logs,
+            kinds: Vec::new(),
+            tables: Vec::new(),
+        }
+    }
+
+    fn slot(&self, log: usize, running: bool, view: usize) -> usize {
+        (log * 2 + usize::from(running)) * self.views.len() + view
+    }
+
+    /// Item `item` (its last read saw `seen`) beside every log: its reset states marked in
+    /// their groups' slots, and its [`Pairs`].
+    fn item<E: Inductive>(
+        &mut self,
+        model: &TailModel<E>,
+        seen: &Written,
+        item: usize,
+        logs: &[Log],
+    ) -> Pairs {
         let mut found = Pairs::default();
-        let Some(seen) = seen else {
-            pairs.push(found);
-            continue;
-        };
-        let item = first + i;
         let facts = seen.facts(&model.config);
         // Every judge of the item last saw `seen` ("the judge saw P"), and the judge's opening
         // reads nothing else.
@@ -186,23 +217,11 @@ fn groups_of<E: Inductive>(
                 found.continued.push(index as u32);
                 continue;
             };
-            let k = kinds.iter().position(|&x| x == kind).unwrap_or_else(|| {
-                kinds.push(kind);
-                tables.push(vec![None; logs.len() * 2 * views.len()]);
-                kinds.len() - 1
-            });
             let mut states = 0;
             for running in [true, false] {
-                if !writes_allowed(seen, running, &log.written) {
-                    continue;
-                }
-                states += views.len() as u64;
-                for v in 0..views.len() {
-                    let cell = &mut tables[k][slot(index, running, v)];
-                    match cell {
-                        Some((_, last)) => *last = item,
-                        None => *cell = Some((item, item)),
-                    }
+                if writes_allowed(seen, running, &log.written) {
+                    states += self.views.len() as u64;
+                    self.mark(kind, index, running, item);
                 }
             }
             let limits = &model.config.limits;
@@ -213,34 +232,62 @@ fn groups_of<E: Inductive>(
                 }
             }
         }
-        pairs.push(found);
+        found
     }
-    let mut out = Vec::new();
-    for (&(reason, opening), table) in kinds.iter().zip(&tables) {
-        for (index, _) in logs.iter().enumerate() {
-            for running in [true, false] {
-                for (v, &view) in views.iter().enumerate() {
-                    let Some((first_item, last_item)) = table[slot(index, running, v)] else {
-                        continue;
-                    };
-                    out.push(Group {
-                        key: GroupKey {
-                            log: index,
+
+    /// Marks `item` a member of the groups of `kind` beside log `log`, `running` or not, with
+    /// every view.
+    fn mark(&mut self, kind: (ResetReason, Opening), log: usize, running: bool, item: usize) {
+        let k = match self.kinds.iter().position(|&x| x == kind) {
+            Some(k) => k,
+            None => {
+                self.kinds.push(kind);
+                self.tables
+                    .push(vec![None; self.logs * 2 * self.views.len()]);
+                self.kinds.len() - 1
+            }
+        };
+        for v in 0..self.views.len() {
+            let at = self.slot(log, running, v);
+            let cell = &mut self.tables[k][at];
+            match cell {
+                Some((_, last)) => *last = item,
+                None => *cell = Some((item, item)),
+            }
+        }
+    }
+
+    /// Every group met, by first member.
+    fn groups(self) -> Vec<Group> {
+        let mut out = Vec::new();
+        for (&(reason, opening), table) in self.kinds.iter().zip(&self.tables) {
+            for log in 0..self.logs {
+                for running in [true, false] {
+                    for (v, &view) in self.views.iter().enumerate() {
+                        let Some((first_item, last_item)) = table[self.slot(log, running, v)]
+                        else {
+                            continue;
+                        };
+                        let key = GroupKey {
+                            log,
                             running,
                             view,
                             reason,
                             opening,
-                        },
-                        first_item,
-                        last_item,
-                    });
+                        };
+                        out.push(Group {
+                            key,
+                            first_item,
+                            last_item,
+                        });
+                    }
                 }
             }
         }
+        // A fixed order, whatever order the kinds were met in.
+        out.sort_by_key(|g| (g.first_item, g.key.log, g.key.running, g.key.view));
+        out
     }
-    // A fixed order, whatever order the kinds were met in.
-    out.sort_by_key(|g| (g.first_item, g.key.log, g.key.running, g.key.view));
-    (out, pairs)
 }
 
 /// What a read from `state` gives: the reply's text and the successor, written out whole
