@@ -24,12 +24,13 @@
 
 use super::enumerate::Log;
 use super::enumerate::{Candidate, Written};
+use super::factor;
 use super::invariant::{broken_conjunct_with, log_conjuncts, Inductive};
 use super::plan::{Item, Plan};
 use super::pool::{Count, Shared};
 use super::report::{Broke, Failure};
 use crate::scope::contract_sees;
-use crate::{Action, TailModel, TailState};
+use crate::Action;
 use bgtail::judge::Judge;
 use stateright::Model;
 
@@ -102,7 +103,9 @@ fn outcome<E: Inductive>(
         .filter(|p| !(p.condition)(model, &next))
         .map(|p| p.name)
         .collect();
-    let reply = read_reply(model, &candidate.state, action);
+    // The reply of a read (`factor::read_outcome`'s text; empty for any other action).
+    let reply = factor::read_outcome(model, &candidate.state, action)
+        .map_or_else(String::new, |(text, _)| text);
     next.reads = 0;
     next.resets = 0;
     let read = matches!(action, Action::Read(_) | Action::RawRead(_));
@@ -127,24 +130,6 @@ fn outcome<E: Inductive>(
         next.unread_rewrite,
         next.view,
     ))
-}
-
-/// The reply a read from `state` gives (empty for an action that is not a read).
-fn read_reply<E: Inductive>(
-    model: &TailModel<E>,
-    state: &TailState<E::State>,
-    action: &Action,
-) -> String {
-    let (lines, raw) = match *action {
-        Action::Read(n) => (n, false),
-        Action::RawRead(n) => (n, true),
-        _ => return String::new(),
-    };
-    let mut s = state.clone();
-    model
-        .read(&mut s, lines, raw)
-        .map(|(text, _)| text)
-        .unwrap_or_default()
 }
 
 /// Every action from `candidate` and from its mirror `mirror` (`candidate` with the lines of
