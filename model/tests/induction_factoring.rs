@@ -7,10 +7,9 @@
 use bgtail::exact::{fnv1a, BytePrint, ExactState};
 use bgtail::judge::{settled_end, Judge};
 use bgtail::source::{read_span, LogSource};
-use bgtail::{Engine, ExactEngine, Job, Limits, Rejected, Reply, Request, ResetReason};
-use bgtail_model::induction::Log;
+use bgtail::{Engine, ExactEngine, Job, Limits, Rejected, Reply, Request};
 use bgtail_model::induction::{
-    self, Broke, Conjunct, Factoring, Facts, Inductive, Options, Report, Written,
+    self, Broke, Conjunct, Factoring, Facts, Inductive, Options, Report, ResetCheck, Written,
 };
 use bgtail_model::{renumber_generations, ModelConfig, TailModel};
 
@@ -218,14 +217,13 @@ impl Inductive for Mutant {
         ExactEngine::no_bookmark(state)
     }
 
-    fn reset_reasons(
-        &self,
-        config: &ModelConfig,
-        seen: &Written,
-        facts: &Facts,
-        logs: &[Log],
-    ) -> Vec<Option<ResetReason>> {
-        self.inner.reset_reasons(config, seen, facts, logs)
+    fn reset_check<'a>(
+        &'a self,
+        config: &'a ModelConfig,
+        seen: &'a Written,
+        facts: &'a Facts,
+    ) -> ResetCheck<'a> {
+        self.inner.reset_check(config, seen, facts)
     }
 }
 

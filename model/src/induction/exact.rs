@@ -2,7 +2,7 @@
 
 use super::enumerate::{ranges_of, spans_of};
 use super::enumerate::{Facts, Log, Written};
-use super::invariant::{Conjunct, Inductive};
+use super::invariant::{Conjunct, Inductive, ResetCheck};
 use crate::{LineKind, ModelConfig, PARTIAL_REST};
 use crate::{JOB_ID, JOB_PATH};
 use bgtail::exact::{fnv1a, BytePrint, Coverage, ExactBookmark, ExactState, GenerationPrint, Mark};
@@ -257,13 +257,12 @@ impl Inductive for ExactEngine {
     /// print every start of `seen` shares: the part `described` fixes (path, file, size and
     /// the fingerprints of the head, of the bytes before the settled end and of P's partial
     /// line). The check reads nothing else of a bookmark.
-    fn reset_reasons(
-        &self,
-        _config: &ModelConfig,
-        _seen: &Written,
-        facts: &Facts,
-        logs: &[Log],
-    ) -> Vec<Option<bgtail::ResetReason>> {
+    fn reset_check<'a>(
+        &'a self,
+        _config: &'a ModelConfig,
+        _seen: &'a Written,
+        facts: &'a Facts,
+    ) -> ResetCheck<'a> {
         let (head, settled_print) = prints(self.limits(), facts);
         let print = GenerationPrint {
             path: JOB_PATH,
@@ -275,16 +274,15 @@ impl Inductive for ExactEngine {
             // this print gives is the reason for every start.
             partial_print: partial_print(self.limits(), facts, facts.partial),
         };
-        let check = |bytes: &[u8]| {
+        Box::new(move |log: &Log| {
             let source = SliceLog {
-                bytes,
+                bytes: &log.bytes,
                 file_number: 0,
                 missing: false,
             };
             self.generation_check(&print, JOB_PATH, &source)
                 .expect("a log in memory is always readable")
-        };
-        logs.iter().map(|log| check(&log.bytes)).collect()
+        })
     }
 }
 

@@ -86,11 +86,9 @@ pub fn resets_of<E: Inductive>(
     judge_of_seen: &Judge,
     logs: &[Log],
 ) -> Vec<Option<(ResetReason, Opening)>> {
-    let reasons = model.engine.reset_reasons(&model.config, seen, facts, logs);
-    reasons
-        .into_iter()
-        .zip(logs)
-        .map(|(reason, log)| Some((reason?, judge_of_seen.opening(&log.bytes, 0))))
+    let check = model.engine.reset_check(&model.config, seen, facts);
+    logs.iter()
+        .map(|log| Some((check(log)?, judge_of_seen.opening(&log.bytes, 0))))
         .collect()
 }
 
@@ -211,21 +209,25 @@ impl Listing {
         // Every judge of the item last saw `seen` ("the judge saw P"), and the judge's opening
         // reads nothing else.
         let judge = Judge::after_read(&facts.bytes, 0, seen.running, Vec::new(), false);
-        let resets = resets_of(model, seen, &facts, &judge, logs);
-        for (index, (log, reset)) in logs.iter().zip(resets).enumerate() {
-            let Some(kind) = reset else {
+        let check = model.engine.reset_check(&model.config, seen, &facts);
+        for (index, log) in logs.iter().enumerate() {
+            // A finished job's log beside only a few of the logs (`writes_allowed`): the
+            // others hold no state of the item, so neither reason nor count is asked of them.
+            let runs = [true, false].map(|running| writes_allowed(seen, running, &log.written));
+            if runs == [false, false] {
+                continue;
+            }
+            let Some(reason) = check(log) else {
                 found.continued.push(index as u32);
                 continue;
             };
-            let mut states = 0;
-            for running in [true, false] {
-                if writes_allowed(seen, running, &log.written) {
-                    states += self.views.len() as u64;
-                    self.mark(kind, index, running, item);
-                }
+            let kind = (reason, judge.opening(&log.bytes, 0));
+            for (running, _) in [true, false].into_iter().zip(runs).filter(|&(_, r)| r) {
+                self.mark(kind, index, running, item);
             }
+            let states = runs.iter().filter(|&&r| r).count() as u64 * self.views.len() as u64;
             let limits = &model.config.limits;
-            if states > 0 && contract_sees(&facts.bytes, facts.settled, &log.bytes, limits) {
+            if contract_sees(&facts.bytes, facts.settled, &log.bytes, limits) {
                 found.resets += states;
                 if !seen.running {
                     found.finished.push(index as u32);

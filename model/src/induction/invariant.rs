@@ -79,22 +79,25 @@ pub trait Inductive: Engine<State: Send + Sync> + Send + Sync + Sized + 'static 
     /// Whether the engine holds no bookmark.
     fn no_bookmark(state: &Self::State) -> bool;
 
-    /// Why a read of each of `logs` starts a new generation from every bookmark the invariant
-    /// allows after a read saw `seen`, by the engine's own generation check — for an engine
-    /// whose read then depends on the old bookmark only through that reason and the
-    /// generation number (see [`factor`](super::factor)). `None`: the read continues, or the engine makes no
-    /// such promise (the default); those states are run in full. Asked once per seen log, so
-    /// that an engine works out what it needs of `seen` once.
-    fn reset_reasons(
-        &self,
-        _config: &ModelConfig,
-        _seen: &Written,
-        _facts: &Facts,
-        logs: &[Log],
-    ) -> Vec<Option<bgtail::ResetReason>> {
-        vec![None; logs.len()]
+    /// Why a read of a log starts a new generation from every bookmark the invariant allows
+    /// after a read saw `seen`, by the engine's own generation check — for an engine whose
+    /// read then depends on the old bookmark only through that reason and the generation
+    /// number (see [`factor`](super::factor)). The check returned answers for one log at a
+    /// time; `None`: the read continues, or the engine makes no such promise (the default);
+    /// those states are run in full. Built once per seen log, so that an engine works out
+    /// what it needs of `seen` once, and asked only of the logs the listing needs.
+    fn reset_check<'a>(
+        &'a self,
+        _config: &'a ModelConfig,
+        _seen: &'a Written,
+        _facts: &'a Facts,
+    ) -> ResetCheck<'a> {
+        Box::new(|_| None)
     }
 }
+
+/// A check of one log against what a read saw: [`Inductive::reset_check`].
+pub type ResetCheck<'a> = Box<dyn Fn(&Log) -> Option<bgtail::ResetReason> + 'a>;
 
 /// The first conjunct of the invariant, other than `dropped`, that `candidate` breaks.
 pub fn broken_conjunct<E: Inductive>(

@@ -116,7 +116,7 @@ mod shipped;
 
 pub use driver::check;
 pub use enumerate::{log_shapes, Candidate, Facts, Log, Written};
-pub use invariant::{broken_conjunct, Conjunct, Inductive};
+pub use invariant::{broken_conjunct, Conjunct, Inductive, ResetCheck};
 pub use merge::{merge, MergeError, Merged, ShardReport, SHARD_REPORT_VERSION};
 pub use options::{Factoring, Options};
 pub use report::{Broke, Failure, Report};
