@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use bgtail::condense::TextFormat;
-use bgtail::judge::{Judge, ReadInput, Rules};
+use bgtail::judge::{Fields, Judge, ReadInput, Rules};
 use bgtail::pi_session::{recorded_read, PiSession};
 use bgtail::protocol::{FromEngine as ProtocolReply, ToEngine as ProtocolRequest};
 use bgtail::source::{MemoryLog, SliceLog};
@@ -156,6 +156,7 @@ impl Judged {
                 request,
                 text: &reply.text,
                 shown: Some(&shown),
+                fields: Some(Fields::of_reply(reply)),
             },
         );
         assert!(

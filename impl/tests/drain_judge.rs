@@ -37,6 +37,7 @@ fn judge(judge: &mut Judge, log: &[u8], running: bool, text: &str) -> Verdict {
         request: &request,
         text,
         shown: None,
+        fields: None,
     };
     judge.judge(&rules(), &input)
 }
@@ -199,6 +200,7 @@ fn a_line_longer_than_the_largest_view_is_out_of_reach_for_any_reader() {
         request: &request,
         text: "Full Log Output:\nok",
         shown: None,
+        fields: None,
     };
     let v = Judge::default().judge(&rules, &input);
     let out: Vec<_> = v

@@ -7,7 +7,7 @@
 //! read. Logs stay under the engine's 4 KiB head probe, where every rewrite is detectable by
 //! contract.
 
-use bgtail::judge::{content_lines_of, line_bound_start, Judge, ReadInput, Rules};
+use bgtail::judge::{content_lines_of, line_bound_start, Fields, Judge, ReadInput, Rules};
 use bgtail::source::MemoryLog;
 use bgtail::TextFormat;
 use bgtail::{ExactEngine, Limits, Request, Tail};
@@ -157,6 +157,7 @@ impl Oracle {
                 request: &req,
                 text: &reply.text,
                 shown: Some(&shown),
+                fields: Some(Fields::of_reply(&reply)),
             },
         );
         assert!(

@@ -15,6 +15,7 @@ mod issue_28;
 mod plain_formats;
 mod protocol_doc;
 mod read_cost;
+mod reply_form;
 mod reset_reasons;
 mod session_input;
 mod shipped_conformance;

@@ -39,6 +39,7 @@ fn judged(
         request,
         text,
         shown: None,
+        fields: None,
     };
     let verdict = judge.judge(rules, &input);
     verdict.anomalies.iter().map(|a| a.kind).collect()

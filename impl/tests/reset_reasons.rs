@@ -16,6 +16,7 @@ fn judged(judge: &mut Judge, log: &[u8], file: u64, text: &str) -> Vec<AnomalyKi
         request: &request,
         text,
         shown: None,
+        fields: None,
     };
     judge
         .judge(&rules, &input)

@@ -4,7 +4,7 @@
 use crate::config::{ModelConfig, Times, MAX_LINES};
 use crate::scope;
 use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
-use bgtail::judge::{Flags, ReadInput, Rules};
+use bgtail::judge::{Fields, Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
 use stateright::{Model, Property};
@@ -318,6 +318,11 @@ impl<E: Engine> TailModel<E> {
                 request: &request,
                 text: &reply.text,
                 shown: self.engine.reports_shown().then_some(&shown[..]),
+                fields: Some(if self.engine.reports_fields() {
+                    Fields::of_reply(&reply)
+                } else {
+                    Fields::of_details(Some(&reply.details))
+                }),
             },
         );
         s.last = verdict.flags;

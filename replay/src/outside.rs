@@ -322,6 +322,10 @@ impl Engine for OutsideEngine {
         self.capabilities.shown
     }
 
+    fn reports_fields(&self) -> bool {
+        false
+    }
+
     fn line_window(&self) -> bool {
         !self.capabilities.no_window
     }

@@ -306,6 +306,7 @@ fn read_once(
         text: &text,
         is_error,
         shown: shown.as_deref(),
+        fields: Some(bgtail::judge::Fields::of_details(details.as_ref())),
     };
     audit.reply(bytes, &request, observed, &mut record);
     record.text = text;

@@ -115,6 +115,8 @@ const LAYERS: &[(&str, &[&str])] = &[
             "upstream::marker",
             "interface::api",
             "interface::plain",
+            // The reply's `details`, which it holds to the text (`judge::fields`).
+            "upstream::details",
         ],
     ),
 ];

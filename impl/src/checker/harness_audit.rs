@@ -103,6 +103,7 @@ pub fn audit(trace: &Trace) -> JobAudit {
                     text: &text,
                     is_error: expect.is_error,
                     shown: None,
+                    fields: None,
                 };
                 audit.reply(log.bytes(), &request, observed, &mut record);
                 untrue += record

@@ -149,6 +149,8 @@ pub struct Observed<'a> {
     pub is_error: bool,
     /// The byte ranges the engine says the text carries, when it says.
     pub shown: Option<&'a [(u64, u64)]>,
+    /// What the reply says beside its text, when the reader reports it.
+    pub fields: Option<crate::checker::judge::Fields<'a>>,
 }
 
 /// The audit of one replay: the one judge over every reply, and the tally of what the agent
@@ -210,6 +212,7 @@ impl Audit {
                 request,
                 text: reply.text,
                 shown: reply.shown,
+                fields: reply.fields,
             },
         );
         self.count(log, &verdict);
@@ -394,6 +397,7 @@ fn read_once<E: Engine>(
                 text: &rejected.0,
                 is_error: true,
                 shown: None,
+                fields: None,
             };
             audit.reply(log.bytes(), &record.request.clone(), observed, record);
             record.text = rejected.0;
@@ -413,6 +417,7 @@ fn read_once<E: Engine>(
         // A gated read is judged by the request; an error reply carries no lines.
         is_error: reply.is_error || reply.kind == crate::interface::api::ReadKind::Error,
         shown: Some(&shown),
+        fields: Some(crate::checker::judge::Fields::of_reply(&reply)),
     };
     audit.reply(log.bytes(), &record.request.clone(), observed, record);
     record.text = reply.text.clone();

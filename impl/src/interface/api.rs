@@ -265,6 +265,13 @@ pub trait Engine {
         true
     }
 
+    /// Whether [`Reply::kind`] and [`Reply::body`] are the engine's own (both in-crate engines
+    /// set them; an engine in another process sends only its text, `details` and ranges, and
+    /// the judge then holds only its `details` to the text).
+    fn reports_fields(&self) -> bool {
+        true
+    }
+
     /// A plain reader's declared treatment of its lines (`plain-1`); `None` for every other
     /// format.
     fn plain(&self) -> Option<&crate::interface::plain::Plain> {

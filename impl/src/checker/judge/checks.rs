@@ -6,7 +6,7 @@ use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
-use super::{statements, Judge, Opening, ReadInput, Rules};
+use super::{fields, format, statements, Judge, Opening, ReadInput, Rules};
 use crate::formats::codex_reply::{self as codex, CodexReply};
 use crate::upstream::condense::TextFormat;
 use crate::upstream::js::{truncate_utf16, utf16_len};
@@ -102,6 +102,15 @@ impl Judge {
         check_plain_claims(&claimed, input, &mut v);
         if rules.text_format == TextFormat::Exact {
             self.judge_statements(rules, &read, &parsed, input, first, &mut v);
+        }
+        if rules.text_format == TextFormat::Exact && !rules.codex_envelope {
+            let said = fields::Said {
+                parsed: &parsed,
+                claimed: &claimed,
+                aligned: &aligned,
+            };
+            fields::check(input, &said, &mut v);
+            format::check(&parsed, &claimed, &aligned, raw, &mut v);
         }
         self.check_reach(rules, &truth, input, &aligned.complete, &mut v);
         v.flags.partial_completed = self.completes_partial(&v.delivered);

@@ -41,6 +41,8 @@ mod align;
 mod checks;
 mod delivered;
 mod drain;
+mod fields;
+mod format;
 mod literal;
 mod plain;
 mod reach;
@@ -51,6 +53,7 @@ mod truth;
 mod verdict;
 
 pub use delivered::{Judge, Opening};
+pub use fields::Fields;
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 pub use verdict::{Anomaly, AnomalyKind, Flags, LineRef, Verdict};
 
@@ -123,4 +126,6 @@ pub struct ReadInput<'a> {
     pub text: &'a str,
     /// The `(offset, end)` byte ranges the engine says the text carries, when it says.
     pub shown: Option<&'a [(u64, u64)]>,
+    /// What the reply says beside its text, when the reader reports it: held to the text.
+    pub fields: Option<Fields<'a>>,
 }

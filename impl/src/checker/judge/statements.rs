@@ -287,6 +287,7 @@ mod tests {
             request,
             text,
             shown: None,
+            fields: None,
         };
         let verdict = judge.judge(&rules, &input);
         verdict

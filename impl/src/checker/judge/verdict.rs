@@ -27,6 +27,13 @@ pub enum AnomalyKind {
     /// A reset's stated reason names something that did not happen to the log: a shrink of a
     /// log that did not shrink, another file where the same one sits, or the reverse.
     UntrueReason,
+    /// A field of the reply beside its text (`details`, the read's kind, where its body
+    /// lies) says other than the text.
+    UntrueField,
+    /// The text departs from its format's way of saying things (the `bgtail-exact-1` text:
+    /// a count of zero, `+N of N`, an empty part, a first read's lines left uncounted, a
+    /// skipped-lines note beside no condensed body), every statement still true.
+    OffFormat,
     /// The condensed body is longer than the budget allows.
     OverBudget,
     /// A line no request the reader accepts can ever deliver: a drain read past it without
@@ -44,7 +51,9 @@ impl AnomalyKind {
             AnomalyKind::DishonestCount
             | AnomalyKind::UntrueLine
             | AnomalyKind::FalseClaim
-            | AnomalyKind::UntrueReason => "honest counts",
+            | AnomalyKind::UntrueReason
+            | AnomalyKind::UntrueField
+            | AnomalyKind::OffFormat => "honest counts",
             AnomalyKind::WrongReset => "resets seen",
             AnomalyKind::OverBudget => "bounded output",
         }
