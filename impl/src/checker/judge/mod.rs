@@ -25,7 +25,10 @@
 //!   (`statements`: "first read", the partial line, the `lines` that reach lines never shown,
 //!   the left-out note's budget and `lines`, the view and line-bound notes) — the reset is
 //!   reported exactly when a new generation began, every body line is a line of the window or
-//!   a documented marker, and the engine's claimed ranges are what the text carries.
+//!   a documented marker, and the engine's claimed ranges are what the text carries; what the
+//!   reply says beside its text (`details`, its kind, its body's range) agrees with the text
+//!   (`fields`), and the exact engine's text says each count its format's way, none of
+//!   nothing (`format`).
 //! - **bounded output**: a condensed body fits the budget.
 //!
 //! Linear in the log and the reply: one scan of the view, one hash of the log, one pass over
