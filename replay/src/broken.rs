@@ -42,6 +42,10 @@ pub enum Break {
     /// Gives a reset the wrong reason: a shrink where the same file changed without shrinking,
     /// and a change in place where it shrank.
     UntrueReason,
+    /// Says one line more in `details.linesShown` than the text carries.
+    UntrueDetails,
+    /// Says a count of nothing: a delta's header adds `0 earlier lines not shown before`.
+    SaysZero,
 }
 
 /// The exact text's words for a shrink, and the words `UntrueReason` says a shrink with.
@@ -205,6 +209,12 @@ impl Engine for Broken {
                 }
             }
             Break::UntrueReason => untrue_reason(&mut reply),
+            Break::UntrueDetails => {
+                if let Some(n) = reply.details.get("linesShown").and_then(|v| v.as_u64()) {
+                    reply.details.insert("linesShown", n + 1);
+                }
+            }
+            Break::SaysZero => says_zero(&mut reply),
             _ => {}
         }
         Ok(reply)
@@ -230,5 +240,20 @@ fn untrue_reason(reply: &mut Reply) {
     if said.start < reply.body.start {
         let moved = |i: usize| i + untrue.len() - said.len();
         reply.body = moved(reply.body.start)..moved(reply.body.end);
+    }
+}
+
+/// A delta's header that says nothing of earlier lines given `0 earlier lines not shown
+/// before`, before its ` — `. The body, after the header, moves.
+fn says_zero(reply: &mut Reply) {
+    const ZERO: &str = ", 0 earlier lines not shown before";
+    let header = reply.text.lines().next().unwrap_or_default();
+    let delta = header.starts_with('+') && !header.contains(" earlier line");
+    let Some(at) = header.find(" — ").filter(|_| delta) else {
+        return;
+    };
+    reply.text.insert_str(at, ZERO);
+    if at < reply.body.start {
+        reply.body = reply.body.start + ZERO.len()..reply.body.end + ZERO.len();
     }
 }

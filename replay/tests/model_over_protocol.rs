@@ -107,7 +107,7 @@ fn the_pinned_pi_bgrun_counterexamples_replay_with_their_anomalies() {
 }
 
 /// Each broken engine, and the anomaly that must name it.
-const MUTANTS: [(&str, &str); 11] = [
+const MUTANTS: [(&str, &str); 13] = [
     ("claims-unprinted", "honest counts: FalseClaim"),
     ("hides-newest", "progress: Stalled"),
     ("left-out-count", "honest counts: DishonestCount"),
@@ -119,6 +119,8 @@ const MUTANTS: [(&str, &str); 11] = [
     ("forgets-settled-print", "resets seen: WrongReset"),
     ("covers-left-out", "nothing lost: Lost"),
     ("untrue-reason", "honest counts: UntrueReason"),
+    ("untrue-details", "honest counts: UntrueField"),
+    ("says-zero", "honest counts: OffFormat"),
 ];
 
 #[test]
