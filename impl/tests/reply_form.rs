@@ -183,6 +183,17 @@ fn a_kind_other_than_the_texts_is_an_untrue_field() {
 }
 
 #[test]
+fn a_lines_place_in_the_view_other_than_its_own_is_an_untrue_field() {
+    let moved = |r: &mut Reply| {
+        let line = r.shown.iter_mut().find(|l| l.view_line.is_some());
+        let line = line.expect("a shown line with its place in the view");
+        line.view_line = line.view_line.map(|n| n * 2);
+    };
+    let found = changed(BEFORE, GROWN, &Request::lines(2), moved);
+    assert_eq!(found, [AnomalyKind::UntrueField]);
+}
+
+#[test]
 fn a_body_range_other_than_where_the_lines_are_is_an_untrue_field() {
     let shifted = |r: &mut Reply| r.body = r.body.start + 1..r.body.end;
     assert_eq!(

@@ -105,6 +105,7 @@ impl Judge {
         }
         if rules.text_format == TextFormat::Exact && !rules.codex_envelope {
             let said = fields::Said {
+                truth: &truth,
                 parsed: &parsed,
                 claimed: &claimed,
                 aligned: &aligned,

@@ -10,9 +10,10 @@
 
 use super::align::Aligned;
 use super::text::{Claimed, Parsed};
+use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, Verdict};
 use super::ReadInput;
-use crate::interface::api::{ReadKind, Reply};
+use crate::interface::api::{ReadKind, Reply, ShownLine};
 use crate::upstream::details::Details;
 use serde_json::Value;
 use std::ops::Range;
@@ -27,6 +28,9 @@ pub struct Fields<'a> {
     pub kind: Option<ReadKind>,
     /// Where in the text the log's lines are (an engine compiled in reports it).
     pub body: Option<&'a Range<usize>>,
+    /// The lines the reply says it carries, with their places among the view's content lines
+    /// (an engine compiled in reports them).
+    pub shown: Option<&'a [ShownLine]>,
 }
 
 impl<'a> Fields<'a> {
@@ -38,6 +42,7 @@ impl<'a> Fields<'a> {
             details: Some(&reply.details),
             kind: Some(reply.kind),
             body: Some(&reply.body),
+            shown: Some(&reply.shown),
         }
     }
 
@@ -53,6 +58,7 @@ impl<'a> Fields<'a> {
 
 /// What the text says, as the judge read it.
 pub(super) struct Said<'s, 'a> {
+    pub truth: &'s Truth,
     pub parsed: &'s Parsed<'a>,
     pub claimed: &'s Claimed,
     pub aligned: &'s Aligned,
@@ -82,6 +88,27 @@ pub(super) fn check(input: &ReadInput<'_>, said: &Said<'_, '_>, v: &mut Verdict)
         if !agrees {
             let expected = expected.map_or("an empty range".into(), |r| format!("{r:?}"));
             untrue(v, "body", expected, format!("{body:?}"));
+        }
+    }
+    if let Some(shown) = fields.shown {
+        check_view_lines(shown, said.truth, v);
+    }
+}
+
+/// Each complete line's place among the view's content lines, where the reply gives one, is
+/// the judge's number for the line at those bytes. (A line the judge does not find there is
+/// a claim `FalseClaim` names.)
+fn check_view_lines(shown: &[ShownLine], truth: &Truth, v: &mut Verdict) {
+    for line in shown.iter().filter(|l| !l.partial) {
+        let Some(number) = line.view_line else {
+            continue;
+        };
+        let Ok(i) = truth.spans.binary_search(&(line.offset, line.end)) else {
+            continue;
+        };
+        if number != i as u64 + 1 {
+            let place = format!("view_line of bytes {}..{}", line.offset, line.end);
+            untrue(v, &place, (i + 1).to_string(), number.to_string());
         }
     }
 }
