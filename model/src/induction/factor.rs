@@ -13,8 +13,9 @@
 //! one real member of a group stands for the reads from all of them. [`groups`] lists the
 //! groups of the whole enumeration; the check runs every action once from each group's
 //! representative and compares its reads with those of the group's most different members
-//! ([`Group::members`]). The listing works out every item's reset reason against every log,
-//! the one pass over every pair of logs: it also counts each item's reset states and keeps
+//! ([`Group::members`]). The listing works out every item's reset reason against every log
+//! beside which it has a state (all of them for a running job's item, a few for a finished
+//! one's), the one pass over those pairs: it also counts each item's reset states and keeps
 //! the pairs that need more than a count ([`Pairs`]), so that the factored check visits only
 //! those.
 //!
