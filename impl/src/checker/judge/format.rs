@@ -6,6 +6,7 @@
 //! [`AnomalyKind::OffFormat`].
 
 use super::align::Aligned;
+use super::literal::{contains, rsplit_once, split, split_once};
 use super::text::{Claimed, Parsed};
 use super::verdict::{Anomaly, AnomalyKind, Verdict};
 
@@ -21,7 +22,7 @@ pub(super) fn check(
         check_header(header, claimed, aligned, v);
     }
     for note in &parsed.notes {
-        for part in note.split("; ") {
+        for part in split(note, "; ") {
             if let Some(why) = empty_part(part) {
                 off(v, why, note);
             }
@@ -45,12 +46,11 @@ pub(super) fn check(
 /// The header's parts (between its opening words and ` — `, joined by `, `): none empty or
 /// of nothing; a first read or a reset that carries lines says how many.
 fn check_header(header: &str, claimed: &Claimed, aligned: &Aligned, v: &mut Verdict) {
-    let what = header
-        .split_once(", so the bookmark starts over: ")
-        .map_or(header, |(_, rest)| rest);
+    let what =
+        split_once(header, ", so the bookmark starts over: ").map_or(header, |(_, rest)| rest);
     let what = what.strip_prefix("first read: ").unwrap_or(what);
-    let what = what.rsplit_once(" — ").map_or(what, |(what, _)| what);
-    for part in what.split(", ") {
+    let what = rsplit_once(what, " — ").map_or(what, |(what, _)| what);
+    for part in split(what, ", ") {
         if let Some(why) = empty_part(part).or_else(|| all_of(part)) {
             off(v, why, header);
         }
@@ -78,15 +78,14 @@ fn empty_part(part: &str) -> Option<&'static str> {
 /// Why `+K of N new lines` says less than it could: K is all N.
 fn all_of(part: &str) -> Option<&'static str> {
     let rest = part.strip_prefix('+')?;
-    let (shown, rest) = rest.split_once(" of ")?;
+    let (shown, rest) = split_once(rest, " of ")?;
     let of = rest.split(' ').next()?;
     let (shown, of) = (shown.parse::<u64>().ok()?, of.parse::<u64>().ok()?);
     (shown >= of).then_some("`+N of M` only when fewer than M are shown")
 }
 
 fn skipped_note(note: &str) -> bool {
-    note.split("; ")
-        .any(|part| part.contains(" above this window — lines: "))
+    contains(note, " above this window — lines: ")
 }
 
 fn off(v: &mut Verdict, rule: &str, said: &str) {
