@@ -6,7 +6,7 @@ use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
-use super::{fields, format, statements, Judge, Opening, ReadInput, Rules};
+use super::{fields, filled, format, statements, Judge, Opening, ReadInput, Rules};
 use crate::formats::codex_reply::{self as codex, CodexReply};
 use crate::upstream::condense::TextFormat;
 use crate::upstream::js::{truncate_utf16, utf16_len};
@@ -112,6 +112,10 @@ impl Judge {
             };
             fields::check(input, &said, &mut v);
             format::check(&parsed, &claimed, &aligned, raw, &mut v);
+            if !raw && !self.forgot && !claimed.forgot {
+                let kept = filled::Kept::of(&truth, &aligned, &undelivered, &parsed.body);
+                filled::check(&kept, &rules.limits, &mut v);
+            }
         }
         self.check_reach(rules, &truth, input, &aligned.complete, &mut v);
         v.flags.partial_completed = self.completes_partial(&v.delivered);

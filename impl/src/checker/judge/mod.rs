@@ -45,12 +45,15 @@ mod checks;
 mod delivered;
 mod drain;
 mod fields;
+mod filled;
 mod format;
 mod literal;
 mod plain;
 mod reach;
 mod result_object;
 mod statements;
+#[cfg(test)]
+mod testing;
 mod text;
 mod truth;
 mod verdict;

@@ -274,35 +274,10 @@ fn check_cap(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Judge, ReadInput, Rules, TextFormat};
+    use super::super::testing::{lines, wrong_at, wrong_in};
+    use super::super::Judge;
     use crate::interface::api::Request;
     use crate::upstream::limits::Limits;
-
-    /// What the judge finds wrong with `text` as the reply to a read of `log` (then recorded).
-    fn wrong_in(judge: &mut Judge, log: &[u8], request: &Request, text: &str) -> Vec<String> {
-        let rules = Rules::new(TextFormat::Exact, Limits::default());
-        let input = ReadInput {
-            log,
-            file: 0,
-            request,
-            text,
-            shown: None,
-            fields: None,
-        };
-        let verdict = judge.judge(&rules, &input);
-        verdict
-            .anomalies
-            .iter()
-            .map(|a| a.expected.clone())
-            .collect()
-    }
-
-    fn lines(n: f64) -> Request {
-        Request {
-            lines: Some(n),
-            ..Request::default()
-        }
-    }
 
     /// Each text is judged after the same first read, by a judge of its own.
     fn after_first_read(log: &[u8], request: &Request, text: &str) -> Vec<String> {
@@ -394,10 +369,23 @@ mod tests {
     fn the_left_out_note_names_the_budget_and_the_lines_passed() {
         let log = b"a\nb\nc\n";
         let text = |again: &str| {
-            format!("first read: 1 line — log at 3 lines\nc\n\n(1 older line left out by the 8000-char budget — the next read with {again} returns them)")
+            format!("first read: 1 line — log at 3 lines\nc\n\n(1 older line left out by the 3-char budget — the next read with {again} returns them)")
         };
-        // The window is b and c: c carried, b left out, and the note says so.
-        let words = |again: &str| wrong_in(&mut Judge::default(), log, &lines(2.0), &text(again));
+        // The window is b and c: c carried (2 units of the budget's 3), b left out (it costs
+        // 2), and the note says so.
+        let limits = Limits {
+            text_budget: 3,
+            ..Limits::default()
+        };
+        let words = |again: &str| {
+            wrong_at(
+                &limits,
+                &mut Judge::default(),
+                log,
+                &lines(2.0),
+                &text(again),
+            )
+        };
         assert!(words("lines: 2").is_empty());
         assert_eq!(
             words("the same `lines`"),
