@@ -2,9 +2,10 @@
 //! exact engine, which its description names, and `replay` of that trace alone fails when the
 //! mechanism is broken, with the anomaly below named. A mechanism a wrapper can break from
 //! outside the engine is broken by `bgtail serve --break KIND`; the count-back over blank and
-//! wrapper lines sits inside a read, where no wrapper reaches, and is broken by cargo-mutants
-//! (`scripts/mutants.sh --corpus`, docs/mutation.md), against which
-//! `the_corpus_keeps_the_contract_through_the_exact_engine` is the test: the corpus alone.
+//! wrapper lines and the newlines a line-index mark records sit inside a read, where no wrapper
+//! reaches, and are broken by cargo-mutants (`scripts/mutants.sh --corpus`, docs/mutation.md),
+//! against which `the_corpus_keeps_the_contract_through_the_exact_engine` is the test: the
+//! corpus alone.
 
 use crate::common::{repo, run_text as bgtail};
 
@@ -47,8 +48,13 @@ const MECHANISMS: [(&str, &str, &str); 6] = [
     ),
 ];
 
-/// The trace whose mechanism only a mutant of the engine's source breaks.
-const HELD_BY_A_MUTANT: &str = "count-runs-back-over-blank-and-wrapper-lines";
+/// The traces whose mechanisms only a mutant of the engine's source breaks: the count-back
+/// that numbers every line (`count.rs`'s `count_back`), and a mark that records the newlines
+/// it passed multiplied, not added (`count.rs`'s `advance`).
+const HELD_BY_A_MUTANT: [&str; 2] = [
+    "count-runs-back-over-blank-and-wrapper-lines",
+    "line-bound-counted-from-a-mark-before-the-view",
+];
 
 fn served(args: &str) -> String {
     format!("cmd:{} serve {args}", env!("CARGO_BIN_EXE_bgtail"))
@@ -103,7 +109,7 @@ fn every_contract_trace_has_its_mechanism_named_here() {
     let mut named: Vec<String> = MECHANISMS
         .iter()
         .map(|(trace, _, _)| trace.to_string())
-        .chain([HELD_BY_A_MUTANT.to_string()])
+        .chain(HELD_BY_A_MUTANT.map(str::to_string))
         .collect();
     named.sort();
     assert_eq!(on_disk, named);
