@@ -23,10 +23,9 @@ pub(super) struct Kept<'a> {
     pub aligned: &'a Aligned,
     /// The window's lines never delivered before this read, ascending: the complete candidates.
     pub undelivered: &'a [usize],
-    /// The body's length in UTF-16 units, markers included, its lines joined by newlines.
-    pub body_units: usize,
-    /// Whether the body is empty (it then costs the budget nothing, not one newline).
-    pub empty: bool,
+    /// What the body, markers included, takes of the budget: its lines' UTF-16 units and a
+    /// newline each (an empty body takes nothing).
+    pub used: usize,
 }
 
 impl<'a> Kept<'a> {
@@ -41,8 +40,11 @@ impl<'a> Kept<'a> {
             truth,
             aligned,
             undelivered,
-            body_units: utf16_len(&body.join("\n")),
-            empty: body.is_empty(),
+            used: if body.is_empty() {
+                0
+            } else {
+                utf16_len(&body.join("\n")) + 1
+            },
         }
     }
 }
@@ -63,7 +65,7 @@ pub(super) fn check(kept: &Kept<'_>, limits: &Limits, v: &mut Verdict) {
         return;
     }
     let cost = cost_of(truth.text(newest_out), limits);
-    let used = if kept.empty { 0 } else { kept.body_units + 1 };
+    let used = kept.used;
     if used + cost <= limits.text_budget {
         v.push(Anomaly::new(
             AnomalyKind::DishonestCount,
