@@ -54,7 +54,10 @@ pub(super) fn check(claimed: &Claimed, facts: &Facts<'_>, v: &mut Verdict) {
     let stated = &claimed.stated;
     check_standing(stated, facts, v);
     check_partial(stated, facts, v);
-    if facts.trusted && claimed.total.is_some() {
+    // Whether or not the view's line count was said: the skipped lines and the `lines` that
+    // reach them are exact in a lazily counted reply too (the engine counts down to the
+    // oldest covered line in the view).
+    if facts.trusted {
         check_reaches(stated, facts, v);
     }
     check_left_out(stated, facts, v);
@@ -152,17 +155,10 @@ fn check_partial(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
 /// end, so that a read with that many lines starts at the line meant.
 fn check_reaches(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
     let truth = facts.truth;
-    let above = 0..truth.window_start;
-    let never_shown: Vec<usize> = above.filter(|&i| !facts.delivered[i]).collect();
     let reach = |i: usize| (truth.complete - i) as u64;
     match facts.form {
         Form::Header => {
-            let oldest_shown = facts.delivered.iter().position(|&d| d);
-            let skipped: Vec<usize> = never_shown
-                .iter()
-                .copied()
-                .filter(|&i| oldest_shown.is_some_and(|o| i > o))
-                .collect();
+            let skipped = skipped_above(facts.delivered, truth.window_start);
             let expected = skipped
                 .first()
                 .map(|&i| (skipped.len() as u64, Some(reach(i))));
@@ -180,7 +176,8 @@ fn check_reaches(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
             }
         }
         Form::Status => {
-            let expected = never_shown.last().map(|&i| reach(i));
+            let newest_never_shown = (0..truth.window_start).rfind(|&i| !facts.delivered[i]);
+            let expected = newest_never_shown.map(reach);
             if stated.unseen_reach != expected {
                 wrong(
                     "the `lines` that reaches the newest line never shown",
@@ -192,6 +189,17 @@ fn check_reaches(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
         }
         Form::Raw | Form::Bare => {}
     }
+}
+
+/// The lines above the window `window_start` never delivered but newer than a delivered line
+/// of the view: the lines a header's skipped-lines note counts.
+pub(super) fn skipped_above(delivered: &[bool], window_start: usize) -> Vec<usize> {
+    let Some(oldest_shown) = delivered.iter().position(|&d| d) else {
+        return Vec::new();
+    };
+    (oldest_shown + 1..window_start)
+        .filter(|&i| !delivered[i])
+        .collect()
 }
 
 /// The left-out note names the budget and the read that returns the lines: the `lines` the
@@ -320,24 +328,35 @@ mod tests {
 
     #[test]
     fn the_skipped_note_counts_the_lines_and_names_the_lines_that_reach_them() {
-        let skipped = |note: &str| {
-            let mut judge = Judge::default();
-            let first = "first read: 1 line — log at 1 line\na";
-            assert!(wrong_in(&mut judge, b"a\n", &lines(1.0), first).is_empty());
-            let text = format!("+1 of 3 new lines — log at 4 lines\nd{note}");
-            wrong_in(&mut judge, b"a\nb\nc\nd\n", &lines(1.0), &text)
-        };
-        let right = "\n\n(2 skipped lines above this window — lines: 3 reaches them)";
-        assert!(skipped(right).is_empty());
-        let near = "\n\n(2 skipped lines above this window — lines: 2 reaches them)";
-        assert_eq!(
-            skipped(near),
-            ["lines skipped above the window: 2 skipped, lines: Some(3) reaches them"]
-        );
-        assert_eq!(
-            skipped(""),
-            ["lines skipped above the window: 2 skipped, lines: Some(3) reaches them"]
-        );
+        // The same whether the header counts the view or leaves the view above uncounted.
+        for log_words in [
+            "log at 4 lines",
+            "2 lines in the last 4 bytes (the view above is not counted yet)",
+        ] {
+            let skipped = |note: &str| {
+                let mut judge = Judge::default();
+                let first = "first read: 1 line — log at 1 line\na";
+                assert!(wrong_in(&mut judge, b"a\n", &lines(1.0), first).is_empty());
+                let text = format!("+1 of 3 new lines — {log_words}\nd{note}");
+                wrong_in(&mut judge, b"a\nb\nc\nd\n", &lines(1.0), &text)
+            };
+            let right = "\n\n(2 skipped lines above this window — lines: 3 reaches them)";
+            assert!(
+                skipped(right).is_empty(),
+                "{log_words}: {:?}",
+                skipped(right)
+            );
+            let near = "\n\n(2 skipped lines above this window — lines: 2 reaches them)";
+            assert_eq!(
+                skipped(near),
+                ["lines skipped above the window: 2 skipped, lines: Some(3) reaches them"]
+            );
+            assert_eq!(
+                skipped(""),
+                ["lines skipped above the window: 2 skipped, lines: Some(3) reaches them"],
+                "{log_words}"
+            );
+        }
     }
 
     #[test]

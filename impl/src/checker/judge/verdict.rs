@@ -168,6 +168,10 @@ pub struct Flags {
     pub exit_marker: bool,
     /// The view started inside the partial line, past its first byte.
     pub view_inside_partial: bool,
+    /// The view holds, above the window, lines never delivered that are newer than a
+    /// delivered one: the lines the skipped-lines note counts (set where that note is judged,
+    /// on replies in the exact engine's text format).
+    pub skipped_above: bool,
 }
 
 /// The judge's verdict on one reply.
