@@ -294,6 +294,71 @@ impl ModelConfig {
         }
     }
 
+    /// Lines skipped between covered runs of a view that upstream's line bound cuts: two
+    /// coverage ranges kept, a bound of 5 `\n` bytes and up to 6 short lines, appends and
+    /// condensed reads of 1 and 2. A view then holds a delivered line, lines never delivered
+    /// newer than it, and the window, while the bound refuses to count the view cheaply from a
+    /// mark before it: the engine counts back from its tail, down to the oldest covered line in
+    /// the view, so that a reply that does not count the whole view still says the skipped
+    /// lines exactly. (CI's bounds keep one range, or a bound no view reaches.)
+    pub fn skipped_in_cut_view() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.coverage_ranges_max = 2;
+        limits.scan_lines_max = 5;
+        ModelConfig {
+            limits,
+            max_lines: 6,
+            max_reads: Times::Any,
+            max_resets: Times::AtMost(0),
+            read_lines: vec![1, 2],
+            raw_lines: vec![],
+            views: vec![],
+            kinds: vec![LineKind::Short],
+            partial_lines: false,
+            truncate: false,
+            rewrite: false,
+            rewrite_in_place: false,
+            finish: false,
+            grow_partial: false,
+            exit_marker: false,
+        }
+    }
+
+    /// A view narrower than the log that upstream's line bound cuts: a bound of 4 `\n` bytes,
+    /// up to 5 short and blank lines, views of 6 and 12 bytes, appends and condensed reads of 1
+    /// and 2. The newline ending the line the view's start falls in counts against the bound
+    /// (upstream scans from the byte before the view), so a view counted cheaply from a line
+    /// index mark before it must count that newline too, or it escapes the cut by a line.
+    pub fn narrow_view_cut() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.scan_lines_max = 4;
+        ModelConfig {
+            limits,
+            max_lines: 5,
+            max_reads: Times::Any,
+            max_resets: Times::AtMost(0),
+            read_lines: vec![1, 2],
+            raw_lines: vec![],
+            views: vec![6, 12],
+            kinds: vec![LineKind::Short, LineKind::Blank],
+            partial_lines: false,
+            truncate: false,
+            rewrite: false,
+            rewrite_in_place: false,
+            finish: false,
+            grow_partial: false,
+            exit_marker: false,
+        }
+    }
+
+    /// Whether a view the line bound cut can hold a delivered line, a line never delivered
+    /// newer than it, and the window's: two coverage ranges kept, and a log longer than the
+    /// bound.
+    pub fn reaches_skipped_in_cut_view(&self) -> bool {
+        self.limits.coverage_ranges_max >= 2
+            && usize::from(self.max_lines) > self.limits.scan_lines_max
+    }
+
     /// Upstream's real limits and a long horizon, for random sequences far beyond what the
     /// checker can enumerate.
     pub fn long_random() -> Self {

@@ -251,6 +251,12 @@ where
                 |_, s: &Self::State| s.last.view_inside_partial && s.grew(s.lines.len()),
             ));
         }
+        if self.config.reaches_skipped_in_cut_view() {
+            properties.push(Property::sometimes(
+                "a view the line bound cut held lines skipped above the window",
+                |_, s: &Self::State| s.last.bound_cut && s.last.skipped_above,
+            ));
+        }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.
@@ -326,6 +332,8 @@ impl<E: Engine> TailModel<E> {
             },
         );
         s.last = verdict.flags;
+        // A flag no property of this bound reads would only split states: kept where one does.
+        s.last.skipped_above &= self.config.reaches_skipped_in_cut_view();
         s.seen = SeenBytes(rendered.bytes);
         Some((reply.text, verdict))
     }

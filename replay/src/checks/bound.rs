@@ -23,6 +23,12 @@ pub enum Bound {
     /// CI's, with a fold threshold of 2: a fold beside the budget's or the coverage's
     /// overflow within 4 lines.
     FoldPairs,
+    /// Lines skipped between covered runs of a view the line bound cuts: two coverage ranges,
+    /// a line bound of 5, 6 short lines, appends and reads.
+    SkippedInCutView,
+    /// A view narrower than the log that the line bound cuts: a line bound of 4, 5 short and
+    /// blank lines, views of 6 and 12 bytes, appends and reads.
+    NarrowViewCut,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families (but the rewrites of one line) and kinds
@@ -52,6 +58,8 @@ impl Bound {
             Bound::LineBoundCut => ModelConfig::line_bound(),
             Bound::JobEnd => ModelConfig::job_end(),
             Bound::FoldPairs => ModelConfig::fold_pairs(),
+            Bound::SkippedInCutView => ModelConfig::skipped_in_cut_view(),
+            Bound::NarrowViewCut => ModelConfig::narrow_view_cut(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),

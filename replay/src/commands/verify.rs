@@ -94,7 +94,8 @@ fn check_reaching(bound: Bound, required: &[&str], threads: usize) -> bool {
     ok
 }
 
-/// The model's part: the exact engine at both CI bounds, where upstream's line bound cuts,
+/// The model's part: the exact engine at both CI bounds, where upstream's line bound cuts
+/// (also a view with lines skipped between covered runs, and a view narrower than the log),
 /// at the job's end, and on every sequence of any length (over logs of up to 3 lines by reachability, of up to
 /// 4 by induction, and of up to 3 over the job's end with rewrites of one line by induction);
 /// the shipped engine at #28's bounds. True when each did what it must.
@@ -111,6 +112,16 @@ fn model_checks(threads: usize) -> bool {
     // asked for).
     ok &= check_reaching(
         Bound::LineBoundCut,
+        &["upstream's line bound cut the view"],
+        threads,
+    );
+    ok &= check_reaching(
+        Bound::SkippedInCutView,
+        &["a view the line bound cut held lines skipped above the window"],
+        threads,
+    );
+    ok &= check_reaching(
+        Bound::NarrowViewCut,
         &["upstream's line bound cut the view"],
         threads,
     );
