@@ -309,18 +309,8 @@ impl ModelConfig {
             limits,
             max_lines: 6,
             max_reads: Times::Any,
-            max_resets: Times::AtMost(0),
             read_lines: vec![1, 2],
-            raw_lines: vec![],
-            views: vec![],
-            kinds: vec![LineKind::Short],
-            partial_lines: false,
-            truncate: false,
-            rewrite: false,
-            rewrite_in_place: false,
-            finish: false,
-            grow_partial: false,
-            exit_marker: false,
+            ..Self::issue_28_gap()
         }
     }
 
@@ -335,19 +325,9 @@ impl ModelConfig {
         ModelConfig {
             limits,
             max_lines: 5,
-            max_reads: Times::Any,
-            max_resets: Times::AtMost(0),
-            read_lines: vec![1, 2],
-            raw_lines: vec![],
             views: vec![6, 12],
             kinds: vec![LineKind::Short, LineKind::Blank],
-            partial_lines: false,
-            truncate: false,
-            rewrite: false,
-            rewrite_in_place: false,
-            finish: false,
-            grow_partial: false,
-            exit_marker: false,
+            ..Self::skipped_in_cut_view()
         }
     }
 

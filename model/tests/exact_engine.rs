@@ -168,21 +168,24 @@ fn exact_keeps_the_contract_where_upstreams_line_bound_cuts_the_view() {
     assert_eq!(checker.unique_state_count(), 220_465);
 }
 
+/// What a bound of appends and reads of short (and blank) lines cannot reach: the budget's
+/// overflow, resets, partial lines and folds are other bounds' to reach.
+const OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES: [&str; 4] = [
+    "the budget left lines out",
+    "a reset was reported",
+    "a partial line was completed",
+    "a fold was emitted",
+];
+
 /// Lines skipped between covered runs of a view that upstream's line bound cuts (two coverage
 /// ranges kept, a bound of 5 `\n` bytes, 6 short lines): the bound refuses the cheap count of
 /// the view from the mark at its start, the engine counts back from its tail, and a reply that
-/// leaves the view above uncounted must still say the skipped lines exactly. Only appends and
-/// reads of short lines: the budget, resets, partial lines and folds are other bounds' to reach.
+/// leaves the view above uncounted must still say the skipped lines exactly.
 #[test]
 fn exact_says_the_lines_skipped_in_a_view_the_line_bound_cut() {
     let checker = keeps_the_contract_reaching(
         ModelConfig::skipped_in_cut_view(),
-        &[
-            "the budget left lines out",
-            "a reset was reported",
-            "a partial line was completed",
-            "a fold was emitted",
-        ],
+        &OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES,
     );
     // Lines 2 and 3 read, 5 read with 4 skipped, then 6: the view of 6 lines is cut to the
     // last 5, where 4 lies between delivered lines above the window.
@@ -206,18 +209,12 @@ fn exact_says_the_lines_skipped_in_a_view_the_line_bound_cut() {
 /// A view narrower than the log that upstream's line bound cuts (a bound of 4 `\n` bytes, 5
 /// short and blank lines, views of 6 and 12 bytes): the view is counted from a line index mark
 /// before it only while the bound does not cut it, counting the newline of the line its start
-/// falls in. Only appends and reads: the budget, resets, partial lines and folds are other
-/// bounds' to reach.
+/// falls in.
 #[test]
 fn exact_counts_a_narrow_view_against_the_line_bound() {
     let checker = keeps_the_contract_reaching(
         ModelConfig::narrow_view_cut(),
-        &[
-            "the budget left lines out",
-            "a reset was reported",
-            "a partial line was completed",
-            "a fold was emitted",
-        ],
+        &OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES,
     );
     // Two blank lines and three short ones, read along the way; the last read's view, the
     // last 12 bytes of 15, is counted with the newline before it, where upstream's scan
