@@ -392,8 +392,6 @@ impl Judge {
                 self.was_delivered(truth.spans[i]) || aligned.complete.binary_search(&i).is_ok()
             })
             .collect();
-        v.flags.skipped_above =
-            !statements::skipped_above(&delivered, truth.window_start).is_empty();
         let facts = statements::Facts {
             truth,
             request: input.request,

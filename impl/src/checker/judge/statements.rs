@@ -52,6 +52,7 @@ pub(super) struct Facts<'a> {
 /// Checks what `claimed` states beyond its counts against `facts`.
 pub(super) fn check(claimed: &Claimed, facts: &Facts<'_>, v: &mut Verdict) {
     let stated = &claimed.stated;
+    v.flags.skipped_above = !skipped_above(facts.delivered, facts.truth.window_start).is_empty();
     check_standing(stated, facts, v);
     check_partial(stated, facts, v);
     // Whether or not the view's line count was said: the skipped lines and the `lines` that
@@ -193,7 +194,7 @@ fn check_reaches(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
 
 /// The lines above the window `window_start` never delivered but newer than a delivered line
 /// of the view: the lines a header's skipped-lines note counts.
-pub(super) fn skipped_above(delivered: &[bool], window_start: usize) -> Vec<usize> {
+fn skipped_above(delivered: &[bool], window_start: usize) -> Vec<usize> {
     let Some(oldest_shown) = delivered.iter().position(|&d| d) else {
         return Vec::new();
     };
