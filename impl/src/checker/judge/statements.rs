@@ -52,14 +52,15 @@ pub(super) struct Facts<'a> {
 /// Checks what `claimed` states beyond its counts against `facts`.
 pub(super) fn check(claimed: &Claimed, facts: &Facts<'_>, v: &mut Verdict) {
     let stated = &claimed.stated;
-    v.flags.skipped_above = !skipped_above(facts.delivered, facts.truth.window_start).is_empty();
+    let skipped = skipped_above(facts.delivered, facts.truth.window_start);
+    v.flags.skipped_above = !skipped.is_empty();
     check_standing(stated, facts, v);
     check_partial(stated, facts, v);
     // Whether or not the view's line count was said: the skipped lines and the `lines` that
     // reach them are exact in a lazily counted reply too (the engine counts down to the
     // oldest covered line in the view).
     if facts.trusted {
-        check_reaches(stated, facts, v);
+        check_reaches(stated, facts, &skipped, v);
     }
     check_left_out(stated, facts, v);
     check_view(stated, facts, claimed.total.is_some(), v);
@@ -153,13 +154,13 @@ fn check_partial(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
 
 /// The `lines` that reach lines above the window never shown: a header's note on the ones
 /// newer than a shown line (skipped over), a status's on the newest. Counted from the view's
-/// end, so that a read with that many lines starts at the line meant.
-fn check_reaches(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
+/// end, so that a read with that many lines starts at the line meant. `skipped`: the lines the
+/// header's note counts ([`skipped_above`]).
+fn check_reaches(stated: &Stated, facts: &Facts<'_>, skipped: &[usize], v: &mut Verdict) {
     let truth = facts.truth;
     let reach = |i: usize| (truth.complete - i) as u64;
     match facts.form {
         Form::Header => {
-            let skipped = skipped_above(facts.delivered, truth.window_start);
             let expected = skipped
                 .first()
                 .map(|&i| (skipped.len() as u64, Some(reach(i))));
