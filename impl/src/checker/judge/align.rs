@@ -9,6 +9,7 @@
 //! (checked against the text), else the newest.
 
 use super::literal::rsplit_once;
+use super::print::exact_line;
 use super::text::{Condensing, Marker};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, LineRef, Rules};
@@ -97,20 +98,28 @@ impl<'a> Printed<'a> {
         let (mut capped, mut escapes) = (Vec::new(), Vec::new());
         for (k, text) in truth.texts.iter().enumerate() {
             let i = truth.window_start + k;
-            let c = text_format.clean(text).0;
-            let p = if raw {
+            let (c, p) = if text_format == TextFormat::Exact {
+                // The judge's own print of the contract's format (`print`), so that a fault
+                // in the condenser's steps is a line the log does not hold.
+                let line = exact_line(text, limits.line_cap);
+                capped.push(!raw && line.capped);
+                escapes.push(if raw { 0 } else { line.escapes as u64 });
+                let p = if raw { text.clone() } else { line.printed };
+                (line.clean, p)
+            } else if raw {
                 capped.push(false);
                 escapes.push(0);
-                if text_format == TextFormat::Plain {
+                let p = if text_format == TextFormat::Plain {
                     plain.print(text)
                 } else {
                     text.clone()
-                }
+                };
+                (text_format.clean(text).0, p)
             } else {
                 let e = build_emissions(&[text], limits, text_format).list.remove(0);
                 capped.push(e.line_capped);
                 escapes.push(e.ansi_sequences as u64);
-                e.text
+                (text_format.clean(text).0, e.text)
             };
             let same = k > 0 && clean[k - 1] == c && Some(i) != truth.partial();
             run.push(if same { run[k - 1] + 1 } else { 1 });

@@ -79,6 +79,7 @@ impl Judge {
         check_claims(&truth, &claims, &aligned, &mut v);
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
         v.flags.folded = aligned.folded;
+        v.flags.escapes_stripped = aligned.condensing.escapes > 0;
         v.flags.bound_cut = truth.bound_hit;
         v.flags.exit_marker = truth.exit.is_some();
         v.flags.view_inside_partial = truth.view_inside_partial;

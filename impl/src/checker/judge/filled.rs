@@ -11,9 +11,9 @@
 //! judge says nothing.
 
 use super::align::Aligned;
+use super::print::exact_line;
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
-use crate::upstream::condense::{build_emissions, TextFormat};
 use crate::upstream::js::utf16_len;
 use crate::upstream::limits::Limits;
 
@@ -61,7 +61,7 @@ pub(super) fn check(kept: &Kept<'_>, limits: &Limits, v: &mut Verdict) {
         return;
     };
     let next = newest_out + 1;
-    if next >= truth.complete || !carried(next) || !prints_alone(truth, newest_out) {
+    if next >= truth.complete || !carried(next) || !prints_alone(truth, newest_out, limits) {
         return;
     }
     let cost = cost_of(truth.text(newest_out), limits);
@@ -82,17 +82,21 @@ pub(super) fn check(kept: &Kept<'_>, limits: &Limits, v: &mut Verdict) {
 
 /// Whether window line `i` is an emission of its own: its clean text differs from the lines
 /// beside it in the window, so no run of equal lines folds it.
-fn prints_alone(truth: &Truth, i: usize) -> bool {
-    let clean = |j: usize| TextFormat::Exact.clean(truth.text(j)).0;
+fn prints_alone(truth: &Truth, i: usize, limits: &Limits) -> bool {
+    let clean = |j: usize| exact_line(truth.text(j), limits.line_cap).clean;
     let own = clean(i);
     let below = i > truth.window_start && clean(i - 1) == own;
     let above = i + 1 < truth.complete && clean(i + 1) == own;
     !below && !above
 }
 
-/// What a line alone costs the budget: its emission's units and its newline.
+/// What a line alone costs the budget: its printed UTF-16 units and its newline.
 fn cost_of(text: &str, limits: &Limits) -> usize {
-    build_emissions(&[text], limits, TextFormat::Exact).list[0].cost()
+    exact_line(text, limits.line_cap)
+        .printed
+        .encode_utf16()
+        .count()
+        + 1
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@ mod filled;
 mod format;
 mod literal;
 mod plain;
+mod print;
 mod reach;
 mod result_object;
 mod statements;

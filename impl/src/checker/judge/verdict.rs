@@ -172,6 +172,8 @@ pub struct Flags {
     /// delivered one: the lines the skipped-lines note counts (set where that note is judged,
     /// on replies in the exact engine's text format).
     pub skipped_above: bool,
+    /// A condensed body carried a line whose escape sequences it stripped.
+    pub escapes_stripped: bool,
 }
 
 /// The judge's verdict on one reply.

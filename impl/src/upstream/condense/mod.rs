@@ -33,7 +33,7 @@ const UPSTREAM_ANSI: &str =
 /// OSC: `ESC ]` up to BEL or ST (`ESC \`), or to the end of the line when unterminated.
 const OSC: &str = "\u{1b}\\][^\u{07}\u{1b}]*(?:\u{07}|\u{1b}\\\\|$)";
 
-fn ansi_regex(flavor: AnsiFlavor) -> &'static Regex {
+pub(crate) fn ansi_regex(flavor: AnsiFlavor) -> &'static Regex {
     static UPSTREAM: OnceLock<Regex> = OnceLock::new();
     static COMPLETE: OnceLock<Regex> = OnceLock::new();
     match flavor {
