@@ -309,6 +309,7 @@ pub(crate) fn common_notes(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// The boundaries cargo-mutants found unpinned: a line of exactly the cap is not cut, and
     /// emissions that cost exactly the budget all fit (upstream stops only past it).
@@ -336,7 +337,6 @@ mod tests {
         let c = condense_oldest_first(&lines, &over);
         assert_eq!((c.lines_rendered, c.budget_hit), (2, true));
     }
-    use super::*;
 
     fn l() -> Limits {
         Limits::default()
@@ -361,6 +361,42 @@ mod tests {
             strip_ansi("\u{1b}[12345m", AnsiFlavor::Upstream),
             ("m".into(), 1)
         );
+    }
+
+    /// A format's name is what `init_ok` declares and a trace records: each is pinned, and
+    /// each finds its format back.
+    #[test]
+    fn each_format_is_found_by_its_name() {
+        let names = TextFormat::ALL.map(TextFormat::name);
+        assert_eq!(
+            names,
+            [
+                "pi-bgrun-0.7",
+                "bgtail-exact-1",
+                "gemini-cli-0.56",
+                "mux-0.28",
+                "plain-1",
+                "codex-343074d4",
+                "bgtail-exact-1-in-codex",
+            ]
+        );
+        for format in TextFormat::ALL {
+            assert_eq!(TextFormat::from_name(format.name()), Some(format));
+        }
+        assert_eq!(TextFormat::from_name("pi-bgrun-0.8"), None);
+    }
+
+    /// Upstream's format prints an OSC sequence (a window title, a hyperlink) as the log holds
+    /// it; the exact format strips it with the others and shows a NUL as `␀`.
+    #[test]
+    fn upstream_prints_osc_and_the_exact_format_strips_it() {
+        let line = "\u{1b}[1mok\u{1b}]0;title\u{7}\0";
+        assert_eq!(
+            TextFormat::Upstream.clean(line),
+            ("ok\u{1b}]0;title\u{7}\0".into(), 1)
+        );
+        assert_eq!(TextFormat::Exact.clean(line), ("ok\u{2400}".into(), 2));
+        assert_eq!(TextFormat::Mux.clean(line), (line.into(), 0));
     }
 
     #[test]
