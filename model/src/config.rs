@@ -331,6 +331,22 @@ impl ModelConfig {
         }
     }
 
+    /// Lines styled by escape sequences, with a NUL in them ([`LineKind::Styled`], printed
+    /// exactly the per-line cap long), among short ones: up to 3 lines, appends, condensed
+    /// reads of 1 and 2 and raw reads of 1, any number of reads. The read rule strips the
+    /// escapes and shows the NUL as `␀` before it cuts a line at the cap, and the reply counts
+    /// the escapes it stripped; CI's bounds write no escape and no NUL.
+    pub fn styled_lines() -> Self {
+        ModelConfig {
+            max_lines: 3,
+            max_reads: Times::Any,
+            read_lines: vec![1, 2],
+            raw_lines: vec![1],
+            kinds: vec![LineKind::Short, LineKind::Styled],
+            ..Self::issue_28_gap()
+        }
+    }
+
     /// Whether a view the line bound cut can hold a delivered line, a line never delivered
     /// newer than it, and the window's: two coverage ranges kept, and a log longer than the
     /// bound.

@@ -257,6 +257,12 @@ where
                 |_, s: &Self::State| s.last.bound_cut && s.last.skipped_above,
             ));
         }
+        if self.config.kinds.contains(&LineKind::Styled) {
+            properties.push(Property::sometimes(
+                "a condensed read stripped a line's escape sequences",
+                |_, s: &Self::State| s.last.escapes_stripped,
+            ));
+        }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.

@@ -26,6 +26,10 @@ pub enum LineKind {
     Empty,
     /// The wrapper's exit line, with the cap it records ([`EXIT_LINES`]).
     ExitMarker,
+    /// A short line styled by escape sequences (a CSI before it, an OSC title after it) with
+    /// a NUL byte in it: printed stripped, the NUL as `␀`, and exactly the per-line cap long
+    /// where its name fits, so that a cap that cut at its own length would cut it.
+    Styled,
 }
 
 impl LineKind {
@@ -232,7 +236,20 @@ fn push_line(
         LineKind::ExitMarker => {
             bytes.extend_from_slice(EXIT_LINES[usize::from(variant)].as_bytes())
         }
+        LineKind::Styled => push_styled(bytes, c, index, limits),
     }
+}
+
+/// A [`LineKind::Styled`] line: `ESC[1m`, its name padded with `y` so that with the NUL
+/// (printed `␀`, one unit) it is `line_cap` units long, the NUL, then an OSC window title.
+fn push_styled(bytes: &mut Vec<u8>, letter: u8, index: usize, limits: &Limits) {
+    bytes.extend_from_slice(b"\x1b[1m");
+    let start = bytes.len();
+    push_name(bytes, letter, index);
+    let named = bytes.len() - start;
+    let padded = start + limits.line_cap.saturating_sub(1).max(named);
+    bytes.resize(padded, b'y');
+    bytes.extend_from_slice(b"\0\x1b]0;t\x07");
 }
 
 /// The first part of the partial line at `index`; completing it appends `PARTIAL_REST`.

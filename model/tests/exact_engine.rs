@@ -294,3 +294,20 @@ mod slow {
         keeps_the_contract(ModelConfig::any_length(), 1_474_554);
     }
 }
+
+/// Lines styled by escape sequences with a NUL in them, printed exactly the per-line cap
+/// long, among short lines (up to 3, condensed reads of 1 and 2, raw reads of 1): the judge
+/// prints each line of the log with its own code, so a reply that keeps an escape, prints the
+/// NUL as it is, or cuts a line of the cap's length shows as a line the log does not hold.
+#[test]
+fn exact_strips_escapes_and_shows_nul_before_the_per_line_cap() {
+    let checker = keeps_the_contract_reaching(
+        ModelConfig::styled_lines(),
+        &OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES,
+    );
+    checker.assert_discovery(
+        "a condensed read stripped a line's escape sequences",
+        vec![Append(Styled), Read(1)],
+    );
+    assert_eq!(checker.unique_state_count(), 162);
+}

@@ -29,6 +29,9 @@ pub enum Bound {
     /// A view narrower than the log that the line bound cuts: a line bound of 4, 5 short and
     /// blank lines, views of 6 and 12 bytes, appends and reads.
     NarrowViewCut,
+    /// Lines styled by escape sequences, with a NUL in them, printed exactly the per-line cap
+    /// long, among short lines: 3 lines, appends, condensed and raw reads.
+    StyledLines,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families (but the rewrites of one line) and kinds
@@ -60,6 +63,7 @@ impl Bound {
             Bound::FoldPairs => ModelConfig::fold_pairs(),
             Bound::SkippedInCutView => ModelConfig::skipped_in_cut_view(),
             Bound::NarrowViewCut => ModelConfig::narrow_view_cut(),
+            Bound::StyledLines => ModelConfig::styled_lines(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),
