@@ -5,7 +5,7 @@
 # missed.txt, unviable.txt, timeout.txt, outcomes.json).
 #
 #   cargo install cargo-mutants cargo-nextest   # v27.1.0 and 0.9
-#   scripts/mutants.sh                          # engines/exact/, upstream/condense/, upstream/view.rs (~hours)
+#   scripts/mutants.sh                          # every file of engines/exact/ and upstream/ (~hours)
 #   scripts/mutants.sh impl/src/engines/exact/index.rs  # the files named
 #   scripts/mutants.sh --fast [FILE…] [-F RE] [--in-place]
 #                                               # without the any-length check, which the
@@ -105,7 +105,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#files[@]} -eq 0 ]; then
-  files=(impl/src/engines/exact/*.rs impl/src/upstream/condense/*.rs impl/src/upstream/view.rs)
+  files=(impl/src/engines/exact/*.rs impl/src/upstream/*.rs impl/src/upstream/condense/*.rs)
 fi
 args=()
 for file in "${files[@]}"; do args+=(-f "$file"); done
