@@ -301,8 +301,7 @@ impl Judge {
             .iter()
             .filter(|i| aligned.complete.binary_search(i).is_err())
             .count() as u64;
-        // A reply carries only window lines, so the lines above were delivered, if at all,
-        // before it.
+        // A reply carries only window lines: the lines above were delivered before it, if at all.
         let unseen_above = (0..truth.window_start)
             .filter(|&i| !self.was_delivered(truth.spans[i]))
             .count() as u64;

@@ -42,6 +42,10 @@ pub(super) fn exact_line(text: &str, line_cap: usize) -> LinePrint {
 
 /// `text` without the escape sequences the exact format strips (CSI and OSC), and how many.
 fn strip_escapes(text: &str) -> (String, usize) {
+    // Every escape the pattern matches opens with ESC or CSI: most lines hold neither.
+    if !text.contains(['\u{1b}', '\u{9b}']) {
+        return (text.to_owned(), 0);
+    }
     let mut out = String::with_capacity(text.len());
     let mut escapes = 0;
     let mut kept_from = 0;
@@ -58,9 +62,13 @@ fn strip_escapes(text: &str) -> (String, usize) {
 /// `None` when it fits. A cut inside a surrogate pair leaves its high half, which UTF-8
 /// cannot hold: it prints as U+FFFD, as Node writes it.
 fn cut_at(clean: &str, line_cap: usize) -> Option<String> {
-    let units: Vec<u16> = clean.encode_utf16().collect();
-    let over = units.len().checked_sub(line_cap).filter(|&n| n > 0)?;
-    let kept = String::from_utf16_lossy(&units[..line_cap]);
+    let over = clean
+        .encode_utf16()
+        .count()
+        .checked_sub(line_cap)
+        .filter(|&n| n > 0)?;
+    let units: Vec<u16> = clean.encode_utf16().take(line_cap).collect();
+    let kept = String::from_utf16_lossy(&units);
     Some(format!("{kept} …[+{over} chars]"))
 }
 
