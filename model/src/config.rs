@@ -331,6 +331,28 @@ impl ModelConfig {
         }
     }
 
+    /// A narrow view counted cheaply from a line index mark before it, where upstream's line
+    /// bound cuts by exactly the newlines that mark gives: a bound of 5 `\n` bytes, a mark
+    /// about every 12 bytes, up to 9 short lines, views of 11 and 14 bytes, appends and
+    /// condensed reads of 1 and 2. A read whose view starts after the last read's marks but
+    /// before its settled end numbers the view's first line forward from the mark before it;
+    /// a mark numbered wrong, or the newline before the view left out, lets the view escape
+    /// the cut. Earlier reads whose whole view the bound cut start the index over. (CI's bounds
+    /// reach no mark two lines or more before a view that starts before the settled end.)
+    pub fn line_bound_from_a_mark() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.scan_lines_max = 5;
+        limits.mark_spacing = 12;
+        ModelConfig {
+            limits,
+            max_lines: 9,
+            max_reads: Times::Any,
+            read_lines: vec![1, 2],
+            views: vec![11, 14],
+            ..Self::issue_28_gap()
+        }
+    }
+
     /// Lines styled by escape sequences, with a NUL in them ([`LineKind::Styled`], printed
     /// exactly the per-line cap long), among short ones: up to 3 lines, appends, condensed
     /// reads of 1 and 2 and raw reads of 1, any number of reads. The read rule strips the

@@ -238,6 +238,46 @@ fn exact_counts_a_narrow_view_against_the_line_bound() {
     assert_eq!(checker.unique_state_count(), 3_159);
 }
 
+/// A narrow view counted from a line index mark before it (a bound of 5 `\n` bytes, a mark
+/// about every 12 bytes, 9 short lines, views of 11 and 14 bytes): where the bound cuts by
+/// exactly the newlines the mark gives, a mark numbered wrong or the newline before the view
+/// left out lets the view escape the cut, and the reply leaves out the bound's note.
+#[test]
+fn exact_counts_a_view_from_a_mark_before_it_against_the_line_bound() {
+    let checker = keeps_the_contract_reaching(
+        ModelConfig::line_bound_from_a_mark(),
+        &OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES,
+    );
+    // The reads along the way leave the line index a mark at line 4 (offset 9) and the
+    // settled end at line 9. The last read's view, the last 14 bytes of 27, starts inside line
+    // 5, before that settled end: its tail is read from there, and its first line, line 6, is
+    // counted forward from the mark at line 4. With the newline ending line 5, the view holds
+    // 5 `\n` bytes, and the bound cuts it ("only the last 5 lines of the view were scanned").
+    checker.assert_discovery(
+        "upstream's line bound cut the view",
+        vec![
+            Append(Short),
+            Append(Short),
+            Read(2),
+            Append(Short),
+            Read(1),
+            Append(Short),
+            Append(Short),
+            Read(1),
+            Read(2),
+            Append(Short),
+            Append(Short),
+            Read(2),
+            Append(Short),
+            Read(1),
+            Append(Short),
+            SetView(Some(14)),
+            Read(1),
+        ],
+    );
+    assert_eq!(checker.unique_state_count(), 7_841);
+}
+
 /// The job's end (the wrapper's exit marker, a view narrower than the partial line, a partial
 /// line that grows): every guarantee holds on every path, and each regime is reached on a
 /// literal one. Repeated lines are CI's other bounds' to reach, so the fold is not asked for

@@ -32,6 +32,10 @@ pub enum Bound {
     /// Lines styled by escape sequences, with a NUL in them, printed exactly the per-line cap
     /// long, among short lines: 3 lines, appends, condensed and raw reads.
     StyledLines,
+    /// A narrow view counted from a line index mark before it, where the line bound cuts by
+    /// exactly the newlines the mark gives: a line bound of 5, 9 short lines, views of 11 and
+    /// 14 bytes, appends and reads.
+    LineBoundFromAMark,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families (but the rewrites of one line) and kinds
@@ -64,6 +68,7 @@ impl Bound {
             Bound::SkippedInCutView => ModelConfig::skipped_in_cut_view(),
             Bound::NarrowViewCut => ModelConfig::narrow_view_cut(),
             Bound::StyledLines => ModelConfig::styled_lines(),
+            Bound::LineBoundFromAMark => ModelConfig::line_bound_from_a_mark(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),

@@ -127,6 +127,11 @@ fn model_checks(threads: usize) -> bool {
         threads,
     );
     ok &= check_reaching(
+        Bound::LineBoundFromAMark,
+        &["upstream's line bound cut the view"],
+        threads,
+    );
+    ok &= check_reaching(
         Bound::StyledLines,
         &["a condensed read stripped a line's escape sequences"],
         threads,
