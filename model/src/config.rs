@@ -470,6 +470,17 @@ impl ModelConfig {
         }
     }
 
+    /// [`ModelConfig::induction`] over [`ModelConfig::styled_lines`]'s kinds: short lines and
+    /// lines styled by escape sequences with a NUL in them, so that every state of the
+    /// invariant, not only the reachable ones, holds the condenser's stripping, its NUL step
+    /// and its cap's boundary to the judge's print.
+    pub fn induction_styled(max_lines: u8) -> Self {
+        ModelConfig {
+            kinds: Self::styled_lines().kinds,
+            ..Self::induction(max_lines)
+        }
+    }
+
     /// Every sequence of any length over small logs: CI's families and kinds but the rewrites
     /// of one line (as the inductive check), logs of up to 3 lines, any number of reads and
     /// of resets. With the engine's quotient the reachable space is finite, so the check

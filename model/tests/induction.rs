@@ -63,6 +63,17 @@ fn the_exact_engine_keeps_the_contract_over_the_jobs_end_and_rewrites_of_one_lin
     );
 }
 
+/// Lines styled by escape sequences with a NUL in them among short lines, at 3 lines: every
+/// state of the invariant reads them through the condenser, whose stripping, NUL step and cap
+/// the judge prints with its own code.
+#[test]
+fn the_exact_engine_keeps_the_contract_over_styled_lines() {
+    assert_eq!(
+        proved_counts(ModelConfig::induction_styled(3)),
+        (212, 19_476, 271_160, 0, 1_242, 0)
+    );
+}
+
 /// The factored check of `config` on 2 threads, proved: its states before any read,
 /// continuing, reset since and disputed, its groups, and the continuing states it checks as
 /// their mirror.

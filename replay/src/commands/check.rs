@@ -255,10 +255,12 @@ fn run_induction(args: &Args) -> anyhow::Result<bool> {
         Bound::Ci => ModelConfig::induction(max_lines),
         Bound::CiNonContent => ModelConfig::induction_non_content(max_lines),
         Bound::JobEnd => ModelConfig::induction_job_end(max_lines),
+        Bound::StyledLines => ModelConfig::induction_styled(max_lines),
         other => bail!(
             "--induction --bound {}: the inductive check ranges over CI's line kinds (ci), \
-             its second world's, with blank and wrapper lines (ci-non-content), or the job's \
-             end, with rewrites of one line (job-end)",
+             its second world's, with blank and wrapper lines (ci-non-content), the job's \
+             end, with rewrites of one line (job-end), or short and styled lines \
+             (styled-lines)",
             clap::ValueEnum::to_possible_value(&other)
                 .map_or_else(String::new, |v| v.get_name().to_owned())
         ),
