@@ -334,11 +334,12 @@ impl ModelConfig {
     /// A narrow view counted cheaply from a line index mark before it, where upstream's line
     /// bound cuts by exactly the newlines that mark gives: a bound of 5 `\n` bytes, a mark
     /// about every 12 bytes, up to 9 short lines, views of 11 and 14 bytes, appends and
-    /// condensed reads of 1 and 2. A read whose view starts after the last read's marks but
-    /// before its settled end numbers the view's first line forward from the mark before it;
-    /// a mark numbered wrong, or the newline before the view left out, lets the view escape
-    /// the cut. Earlier reads whose whole view the bound cut start the index over. (CI's bounds
-    /// reach no mark two lines or more before a view that starts before the settled end.)
+    /// condensed reads of 1 and 2. A read whose view starts before the last read's settled
+    /// end numbers the view's first line forward from the index's mark before the view, here
+    /// two lines or more before it; a mark numbered wrong, or the newline before the view left
+    /// out, lets the view escape the cut. A read whose whole view the bound cut starts the
+    /// index over. (With CI's mark spacing of 8 bytes, this bound misses a mark numbered by
+    /// multiplying the newlines it passed.)
     pub fn line_bound_from_a_mark() -> Self {
         let mut limits = Self::tiny_limits();
         limits.scan_lines_max = 5;
