@@ -102,6 +102,20 @@ mod tests {
     }
 
     #[test]
+    fn the_running_line_says_zero_for_an_elapsed_time_not_finite_or_below_zero() {
+        let said = |secs| {
+            let line = running_state_line(secs);
+            line["⏳ still running — ".len()..line.find("s elapsed").expect("the pattern")]
+                .to_owned()
+        };
+        assert_eq!(said(Some(12.04)), "12.0");
+        assert_eq!(said(Some(0.0)), "0.0");
+        for odd in [None, Some(-3.0), Some(f64::INFINITY), Some(f64::NAN)] {
+            assert_eq!(said(odd), "0.0", "{odd:?}");
+        }
+    }
+
+    #[test]
     fn ids_are_checked_in_upstreams_order() {
         assert_eq!(check_id("").unwrap_err(), "bgtail: id is required");
         assert_eq!(
