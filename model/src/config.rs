@@ -132,6 +132,10 @@ impl ModelConfig {
         // bookmark's line index: the model checks that path, not only the whole-view one.
         limits.tail_chunk = 4;
         limits.mark_spacing = 8;
+        // Pieces that stop doubling at 8 bytes, and a search back for a line's start in pieces
+        // of 2, so that a count, a line's rest and that search each cross piece boundaries.
+        limits.piece_max = 8;
+        limits.line_search_piece = 2;
         // Small views counted lazily too, or the index path would never be taken.
         limits.count_views_up_to = 0;
         // The places a read compares to see a rewrite, a few bytes each, so that a log of

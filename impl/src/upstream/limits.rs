@@ -65,6 +65,22 @@ pub struct Limits {
         skip_serializing_if = "is_default_mark_spacing"
     )]
     pub mark_spacing: u64,
+    /// The largest piece the exact engine reads at once: the pieces of its tail, of its counts
+    /// and of the rest of a line it numbers double up to this many bytes. Tuning only, like
+    /// `tail_chunk`.
+    #[serde(
+        default = "default_piece_max",
+        skip_serializing_if = "is_default_piece_max"
+    )]
+    pub piece_max: u64,
+    /// The exact engine searches back for the start of a partial line that the view or the
+    /// last read's settled end cuts in pieces of this many bytes. Tuning only, like
+    /// `tail_chunk`.
+    #[serde(
+        default = "default_line_search_piece",
+        skip_serializing_if = "is_default_line_search_piece"
+    )]
+    pub line_search_piece: u64,
     /// Whether the exact engine counts the whole view on every read. By default it counts
     /// the view above what it reads only when a reply prints the view's line count, so that a
     /// first read of a large log reads its tail, not its whole view.
@@ -87,6 +103,14 @@ fn default_mark_spacing() -> u64 {
     16_384
 }
 
+fn default_piece_max() -> u64 {
+    1 << 20
+}
+
+fn default_line_search_piece() -> u64 {
+    64 << 10
+}
+
 fn default_print_bytes() -> u64 {
     64
 }
@@ -101,6 +125,14 @@ fn is_default_tail_chunk(n: &u64) -> bool {
 
 fn is_default_mark_spacing(n: &u64) -> bool {
     *n == default_mark_spacing()
+}
+
+fn is_default_piece_max(n: &u64) -> bool {
+    *n == default_piece_max()
+}
+
+fn is_default_line_search_piece(n: &u64) -> bool {
+    *n == default_line_search_piece()
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -135,6 +167,8 @@ impl Default for Limits {
             partial_print_bytes: default_print_bytes(),
             tail_chunk: default_tail_chunk(),
             mark_spacing: default_mark_spacing(),
+            piece_max: default_piece_max(),
+            line_search_piece: default_line_search_piece(),
             count_whole_view: false,
             count_views_up_to: COUNT_VIEWS_UP_TO,
         }
@@ -193,6 +227,8 @@ impl Limits {
             zero("coverage_ranges_max", self.coverage_ranges_max as u64),
             zero("tail_chunk", self.tail_chunk),
             zero("mark_spacing", self.mark_spacing),
+            zero("piece_max", self.piece_max),
+            zero("line_search_piece", self.line_search_piece),
             zero("view_default", self.view_default),
             zero("head_probe_bytes", self.head_probe_bytes),
             zero("settled_print_bytes", self.settled_print_bytes),
@@ -262,6 +298,31 @@ mod tests {
         assert_eq!(back, Limits::default());
     }
 
+    /// The tuning fields are written only where they are not the defaults, so that a trace
+    /// at upstream's limits reads the same with or without them.
+    #[test]
+    fn the_pieces_are_written_only_off_their_defaults() {
+        let written = serde_json::to_value(Limits::default()).unwrap();
+        assert!(written.get("piece_max").is_none());
+        assert!(written.get("line_search_piece").is_none());
+        let back: Limits = serde_json::from_value(written).unwrap();
+        assert_eq!(
+            (back.piece_max, back.line_search_piece),
+            (1 << 20, 64 << 10)
+        );
+        let small = Limits {
+            piece_max: 8,
+            line_search_piece: 2,
+            ..Limits::default()
+        };
+        let written = serde_json::to_value(&small).unwrap();
+        assert_eq!(
+            (&written["piece_max"], &written["line_search_piece"]),
+            (&8.into(), &2.into())
+        );
+        assert_eq!(serde_json::from_value::<Limits>(written).unwrap(), small);
+    }
+
     #[test]
     fn defaults_are_upstreams_and_valid() {
         let l = Limits::default();
@@ -300,6 +361,10 @@ mod tests {
         assert_eq!(
             with(|l| l.mark_spacing = 0),
             "mark_spacing must be positive"
+        );
+        assert_eq!(
+            with(|l| l.line_search_piece = 0),
+            "line_search_piece must be positive"
         );
         assert_eq!(
             with(|l| l.default_lines = 0),

@@ -8,8 +8,6 @@ import { countLines, type Mark } from "./lineIndex.js";
 import { readSpan, SourceError, type LogSource } from "./source.js";
 import { isContent, lineTextEnd } from "./view.js";
 
-/** The largest piece read at once, so that counting a large view keeps little in memory. */
-export const MAX_PIECE = 1 << 20;
 const NL = 0x0a;
 
 /** Why counting backwards stopped. */
@@ -56,7 +54,7 @@ export class Counter {
         mark = advance(mark, pending, lastNl + 1);
         pending = pending.slice(lastNl + 1);
       }
-      chunk = Math.min(chunk * 2, MAX_PIECE);
+      chunk = Math.min(chunk * 2, this.limits.pieceMax);
     }
     return mark;
   }
@@ -69,13 +67,13 @@ export class Counter {
     if (buf.length !== origin - from.offset) throw changedWhileRead();
     // The line that straddles the view's start ends at the first `\n` at or after `origin − 1`.
     let searchFrom = buf.length - 1;
-    let step = 256;
+    let step = Math.min(256, this.limits.pieceMax);
     for (;;) {
       const i = buf.indexOf(NL, searchFrom);
       if (i !== -1) return advance(from, buf, i + 1);
       searchFrom = buf.length;
       const more = this.span(from.offset + buf.length, step);
-      step = Math.min(step * 2, MAX_PIECE);
+      step = Math.min(step * 2, this.limits.pieceMax);
       if (more.length === 0) throw changedWhileRead();
       buf = concat(buf, more);
     }
@@ -118,7 +116,7 @@ export class Counter {
         if (piece.length !== lo - newLo) throw changedWhileRead();
         buf = concat(piece, buf);
         lo = newLo;
-        chunk = Math.min(chunk * 2, MAX_PIECE);
+        chunk = Math.min(chunk * 2, this.limits.pieceMax);
       }
       let start: number;
       if (prevNl !== undefined && prevNl >= readFrom) start = prevNl + 1;

@@ -142,7 +142,7 @@ export class ExactEngine {
     outcome: Outcome,
     counter: { bytesRead: number },
   ): Bookmark {
-    const settledEnd = settledEndOf(log, stat, scan, start, counter);
+    const settledEnd = settledEndOf(log, stat, scan, start, this.limits.lineSearchPiece, counter);
     const limits = this.limits;
     const settledPrint = settledPrintOf(log, scan, settledEnd, limits.settledPrintBytes, counter);
     const partialPrint = partialPrintOf(log, scan, partialExtent(scan, settledEnd, stat.size), limits.partialPrintBytes, counter);

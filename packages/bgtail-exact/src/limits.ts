@@ -32,6 +32,12 @@ export interface Limits {
   tailChunk: number;
   /** The line index keeps a line number about every this many bytes. Tuning only. */
   markSpacing: number;
+  /** The largest piece read at once: the pieces of the tail, of a count and of the rest of a
+   *  line double up to this many bytes. Tuning only. */
+  pieceMax: number;
+  /** A partial line the view or the settled end cuts is searched back for its start in pieces
+   *  of this many bytes. Tuning only. */
+  lineSearchPiece: number;
   /** Whether every read counts the whole view (by default only when a reply prints its count). */
   countWholeView: boolean;
   /** Views of at most this many bytes are counted whole on every read. */
@@ -59,6 +65,8 @@ export function defaultLimits(): Limits {
     partialPrintBytes: 64,
     tailChunk: 16_384,
     markSpacing: 16_384,
+    pieceMax: 1 << 20,
+    lineSearchPiece: 64 * 1024,
     countWholeView: false,
     countViewsUpTo: 128 * 1024,
   };
@@ -100,6 +108,8 @@ export function validateLimits(limits: Limits): void {
     "coverageRangesMax",
     "tailChunk",
     "markSpacing",
+    "pieceMax",
+    "lineSearchPiece",
     "viewDefault",
     "headProbeBytes",
     "settledPrintBytes",
@@ -135,6 +145,8 @@ export function modelLimits(): Limits {
     scanLinesMax: 64,
     tailChunk: 4,
     markSpacing: 8,
+    pieceMax: 8,
+    lineSearchPiece: 2,
     countViewsUpTo: 0,
     headProbeBytes: 3,
     settledPrintBytes: 3,

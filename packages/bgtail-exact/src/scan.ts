@@ -16,7 +16,7 @@
 import type { Ranges } from "./coverage.js";
 import type { Limits } from "./limits.js";
 import { countLines, LineIndex, type Mark } from "./lineIndex.js";
-import { concat, Counter, MAX_PIECE } from "./count.js";
+import { concat, Counter } from "./count.js";
 import { readSpan, type LogSource } from "./source.js";
 import { capOf, View } from "./view.js";
 import { nth } from "./nth.js";
@@ -276,7 +276,7 @@ export class Scanner {
       buf = concat(piece, buf);
       lo = newLo;
       if (lo === readFrom) return { whole: true, buf };
-      chunk = Math.min(chunk * 2, MAX_PIECE);
+      chunk = Math.min(chunk * 2, this.limits.pieceMax);
       const firstNl = buf.indexOf(NL);
       if (firstNl === -1) continue;
       const start = lo + firstNl + 1;

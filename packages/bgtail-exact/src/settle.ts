@@ -18,10 +18,17 @@ const NL = 0x0a;
 
 /** Where the read's complete lines end. An unterminated last segment may still grow into a new
  *  line while the job runs; it starts where it really starts, even when the buffer cut it. */
-export function settledEndOf(log: LogSource, stat: LogStat, scan: Scan, start: Start, counter: { bytesRead: number }): number {
+export function settledEndOf(
+  log: LogSource,
+  stat: LogStat,
+  scan: Scan,
+  start: Start,
+  searchPiece: number,
+  counter: { bytesRead: number },
+): number {
   const tail = unterminatedTailStart(scan.view);
   if (tail === undefined || !scan.stillWriting) return stat.size;
-  return tail > scan.view.origin ? tail : partialLineStart(log, start, tail, counter);
+  return tail > scan.view.origin ? tail : partialLineStart(log, start, tail, searchPiece, counter);
 }
 
 /** The extent of the partial line this read found at the log's end, shown or not: from its
@@ -87,23 +94,35 @@ function unterminatedTailStart(view: View): number | undefined {
 /** Where the partial line holding byte `tail − 1` starts, when the view cut it: searched back
  *  no further than the last read's settled end, and over none of the last read's unterminated
  *  segment, so a progress line longer than the view costs each poll what was appended. */
-function partialLineStart(log: LogSource, start: Start, tail: number, counter: { bytesRead: number }): number {
+function partialLineStart(
+  log: LogSource,
+  start: Start,
+  tail: number,
+  searchPiece: number,
+  counter: { bytesRead: number },
+): number {
   const { settledBefore: settled, sizeBefore: size } = start;
   if (settled !== undefined && size !== undefined && settled <= tail) {
     const searchedFrom = Math.min(Math.max(size, settled), tail);
-    const at = lineStartBefore(log, tail, searchedFrom, counter);
+    const at = lineStartBefore(log, tail, searchedFrom, searchPiece, counter);
     return at === searchedFrom ? settled : at;
   }
-  return lineStartBefore(log, tail, 0, counter);
+  return lineStartBefore(log, tail, 0, searchPiece, counter);
 }
 
-/** Where the line holding byte `start − 1` begins, searched back in 64 KiB pieces no further
- *  than `floor`; an unreadable piece ends the search where it stands. */
-function lineStartBefore(log: LogSource, start: number, floor: number, counter: { bytesRead: number }): number {
-  const PIECE = 64 * 1024;
+/** Where the line holding byte `start − 1` begins, searched back in pieces of `pieceLen` bytes
+ *  (`Limits.lineSearchPiece`) no further than `floor`; an unreadable piece ends the search
+ *  where it stands. */
+function lineStartBefore(
+  log: LogSource,
+  start: number,
+  floor: number,
+  pieceLen: number,
+  counter: { bytesRead: number },
+): number {
   let end = start;
   while (end > floor) {
-    const from = Math.max(end - Math.min(end, PIECE), floor);
+    const from = Math.max(end - Math.min(end, pieceLen), floor);
     let piece: Uint8Array;
     try {
       piece = readSpan(log, from, end - from, counter);

@@ -7,9 +7,6 @@ use crate::source::{read_span, LogSource, SourceError};
 use crate::upstream::limits::Limits;
 use crate::upstream::view::{is_content, line_text};
 
-/// The largest piece read at once, so that counting a large view keeps little in memory.
-pub(super) const MAX_PIECE: u64 = 1 << 20;
-
 /// Why counting backwards stopped.
 pub(super) enum Stop {
     /// At the view's first line.
@@ -47,7 +44,7 @@ impl Counter<'_> {
                 mark = self.advance(mark, &pending[..=last_nl]);
                 pending.drain(..=last_nl);
             }
-            chunk = chunk.saturating_mul(2).min(MAX_PIECE);
+            chunk = chunk.saturating_mul(2).min(self.limits.piece_max);
         }
         Ok(mark)
     }
@@ -65,7 +62,7 @@ impl Counter<'_> {
         // The line that straddles the view's start ends at the first `\n` at or after
         // `origin − 1`; the view's first line starts after it.
         let mut search_from = buf.len() - 1;
-        let mut step = 256;
+        let mut step = 256.min(self.limits.piece_max);
         loop {
             if let Some(i) = memchr::memchr(b'\n', &buf[search_from..]) {
                 let end = search_from + i + 1;
@@ -79,7 +76,7 @@ impl Counter<'_> {
                 step,
                 self.bytes_read,
             )?;
-            step = step.saturating_mul(2).min(MAX_PIECE);
+            step = step.saturating_mul(2).min(self.limits.piece_max);
             if more.is_empty() {
                 return Err(changed_while_read());
             }
@@ -157,7 +154,7 @@ impl Counter<'_> {
                 piece.extend_from_slice(&buf);
                 buf = piece;
                 lo = new_lo;
-                chunk = chunk.saturating_mul(2).min(MAX_PIECE);
+                chunk = chunk.saturating_mul(2).min(self.limits.piece_max);
             };
             let start = match prev_nl {
                 Some(nl) if nl >= read_from => nl + 1,

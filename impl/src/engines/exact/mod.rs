@@ -232,7 +232,8 @@ impl ExactEngine {
         outcome: render::Outcome,
         bytes_read: &mut u64,
     ) -> (Reply, ExactBookmark) {
-        let settled_end = settle::settled_end(log, stat, &scan, start, bytes_read);
+        let search_piece = self.limits.line_search_piece;
+        let settled_end = settle::settled_end(log, stat, &scan, start, search_piece, bytes_read);
         let limits = &self.limits;
         let settled_print = settle::settled_print(
             log,

@@ -30,7 +30,7 @@
 //! mark lies before it, one backward pass in pieces that keeps no line, and only as far as
 //! needed. This module decides what to read and count; the counting itself is `count`'s.
 
-use super::count::{Counter, Stop, MAX_PIECE};
+use super::count::{Counter, Stop};
 use super::coverage::Coverage;
 use super::index::{count_lines, LineIndex, Mark};
 use crate::source::{read_span, LogSource, SourceError};
@@ -477,7 +477,7 @@ impl Scanner<'_> {
             if lo == read_from {
                 return Ok(Tail::Whole(buf));
             }
-            chunk = chunk.saturating_mul(2).min(MAX_PIECE);
+            chunk = chunk.saturating_mul(2).min(self.limits.piece_max);
             let Some(first_nl) = memchr::memchr(b'\n', &buf) else {
                 continue;
             };

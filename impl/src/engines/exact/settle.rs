@@ -19,11 +19,14 @@ pub(super) fn settled_end(
     stat: LogStat,
     scan: &Scan,
     start: &Start,
+    search_piece: u64,
     bytes_read: &mut u64,
 ) -> u64 {
     match unterminated_tail_start(&scan.view) {
         Some(tail) if scan.still_writing && tail > scan.view.origin => tail,
-        Some(tail) if scan.still_writing => partial_line_start(log, start, tail, bytes_read),
+        Some(tail) if scan.still_writing => {
+            partial_line_start(log, start, tail, search_piece, bytes_read)
+        }
         _ => stat.size,
     }
 }
@@ -193,30 +196,42 @@ fn unterminated_tail_start(view: &View) -> Option<u64> {
 /// between the two, or the last read would have seen its `\n`), and over none of the bytes
 /// between that end and the last read's size: they were its unterminated last segment, so
 /// a progress line longer than the view costs each poll what was appended, not its length.
-fn partial_line_start(log: &dyn LogSource, start: &Start, tail: u64, bytes_read: &mut u64) -> u64 {
+fn partial_line_start(
+    log: &dyn LogSource,
+    start: &Start,
+    tail: u64,
+    search_piece: u64,
+    bytes_read: &mut u64,
+) -> u64 {
     match (start.settled_before, start.size_before) {
         (Some(settled), Some(size)) if settled <= tail => {
             let searched_from = size.clamp(settled, tail);
             // A `\n` at `searched_from - 1` would lie in the segment that held none, unless
             // the segment is empty: so `searched_from` means "no `\n` found".
-            match line_start_before(log, tail, searched_from, bytes_read) {
+            match line_start_before(log, tail, searched_from, search_piece, bytes_read) {
                 at if at == searched_from => settled,
                 at => at,
             }
         }
-        _ => line_start_before(log, tail, 0, bytes_read),
+        _ => line_start_before(log, tail, 0, search_piece, bytes_read),
     }
 }
 
 /// Where the line holding byte `start - 1` begins: `start` when the byte before it is a `\n`
-/// (or `start` is 0); else one past the nearest `\n` before it, searched back in 64 KiB pieces
-/// no further than `floor`. An unreadable piece ends the search where it stands, so that a
-/// line that cannot be read back counts as starting there.
-fn line_start_before(log: &dyn LogSource, start: u64, floor: u64, bytes_read: &mut u64) -> u64 {
-    const PIECE: u64 = 64 * 1024;
+/// (or `start` is 0); else one past the nearest `\n` before it, searched back in pieces of
+/// `piece_len` bytes (`Limits::line_search_piece`) no further than `floor`. An unreadable
+/// piece ends the search where it stands, so that a line that cannot be read back counts as
+/// starting there.
+fn line_start_before(
+    log: &dyn LogSource,
+    start: u64,
+    floor: u64,
+    piece_len: u64,
+    bytes_read: &mut u64,
+) -> u64 {
     let mut end = start;
     while end > floor {
-        let from = end.saturating_sub(PIECE).max(floor);
+        let from = end.saturating_sub(piece_len).max(floor);
         let Ok(piece) = read_span(log, from, end - from, bytes_read) else {
             return end;
         };
