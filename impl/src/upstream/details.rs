@@ -165,6 +165,17 @@ mod tests {
     }
 
     #[test]
+    fn get_mut_changes_a_value_in_its_place() {
+        let mut d = Details::new();
+        d.insert("id", "a");
+        d.insert("linesShown", 3);
+        *d.get_mut("linesShown").expect("a field") = 4.into();
+        assert!(d.get_mut("notFound").is_none());
+        let fields: Vec<(&str, &Value)> = d.iter().collect();
+        assert_eq!(fields, [("id", &"a".into()), ("linesShown", &4.into())]);
+    }
+
+    #[test]
     fn equality_sees_the_order() {
         let mut a = Details::new();
         a.insert("x", 1);
