@@ -150,6 +150,8 @@ mod tests {
         assert_eq!(d["id"], "b");
         assert_eq!(d.len(), 3);
         assert!(!d.contains_key("notFound"));
+        assert!(!d.is_empty());
+        assert!(Details::new().is_empty());
     }
 
     #[test]
