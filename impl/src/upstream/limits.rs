@@ -39,46 +39,46 @@ pub struct Limits {
     /// head, or its newest shown lines rewritten in place. Each read may read this many bytes
     /// more than what is new.
     #[serde(
-        default = "default_print_bytes",
-        skip_serializing_if = "is_default_print_bytes"
+        default = "u64_of::<PRINT_BYTES>",
+        skip_serializing_if = "is::<PRINT_BYTES>"
     )]
     pub settled_print_bytes: u64,
     /// Bytes at the end of the partial line a reply showed that the exact engine compares on
     /// the next read (all of a shorter one): a progress line redrawn in place to the same
     /// length. Each read may read this many bytes more than what is new.
     #[serde(
-        default = "default_print_bytes",
-        skip_serializing_if = "is_default_print_bytes"
+        default = "u64_of::<PRINT_BYTES>",
+        skip_serializing_if = "is::<PRINT_BYTES>"
     )]
     pub partial_print_bytes: u64,
     /// The exact engine reads the log's tail backwards in pieces of this many bytes at first,
     /// doubling each time. Tuning only: no reply text depends on it, only what a read costs.
     #[serde(
-        default = "default_tail_chunk",
-        skip_serializing_if = "is_default_tail_chunk"
+        default = "u64_of::<TAIL_CHUNK>",
+        skip_serializing_if = "is::<TAIL_CHUNK>"
     )]
     pub tail_chunk: u64,
     /// The exact engine's line index keeps a line number about every this many bytes, so
     /// that counting up to any offset reads at most this much. Tuning only, like `tail_chunk`.
     #[serde(
-        default = "default_mark_spacing",
-        skip_serializing_if = "is_default_mark_spacing"
+        default = "u64_of::<MARK_SPACING>",
+        skip_serializing_if = "is::<MARK_SPACING>"
     )]
     pub mark_spacing: u64,
     /// The largest piece the exact engine reads at once: the pieces of its tail, of its counts
     /// and of the rest of a line it numbers double up to this many bytes. Tuning only, like
     /// `tail_chunk`.
     #[serde(
-        default = "default_piece_max",
-        skip_serializing_if = "is_default_piece_max"
+        default = "u64_of::<PIECE_MAX>",
+        skip_serializing_if = "is::<PIECE_MAX>"
     )]
     pub piece_max: u64,
     /// The exact engine searches back for the start of a partial line that the view or the
     /// last read's settled end cuts in pieces of this many bytes. Tuning only, like
     /// `tail_chunk`.
     #[serde(
-        default = "default_line_search_piece",
-        skip_serializing_if = "is_default_line_search_piece"
+        default = "u64_of::<LINE_SEARCH_PIECE>",
+        skip_serializing_if = "is::<LINE_SEARCH_PIECE>"
     )]
     pub line_search_piece: u64,
     /// Whether the exact engine counts the whole view on every read. By default it counts
@@ -91,52 +91,25 @@ pub struct Limits {
     /// starting the process (docs/bench.md). Larger views are counted lazily, as
     /// `count_whole_view` says. Tuning only for the guarantees; absent from a serialized
     /// value means 0, the lazy count everywhere (as traces written before it was added read).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is::<0>")]
     pub count_views_up_to: u64,
 }
 
-fn default_tail_chunk() -> u64 {
-    16_384
+/// The tuning fields' defaults, each written only where a value differs from it.
+const TAIL_CHUNK: u64 = 16_384;
+const MARK_SPACING: u64 = 16_384;
+const PIECE_MAX: u64 = 1 << 20;
+const LINE_SEARCH_PIECE: u64 = 64 << 10;
+const PRINT_BYTES: u64 = 64;
+
+/// `N`, as serde's `default` asks for a function.
+fn u64_of<const N: u64>() -> u64 {
+    N
 }
 
-fn default_mark_spacing() -> u64 {
-    16_384
-}
-
-fn default_piece_max() -> u64 {
-    1 << 20
-}
-
-fn default_line_search_piece() -> u64 {
-    64 << 10
-}
-
-fn default_print_bytes() -> u64 {
-    64
-}
-
-fn is_default_print_bytes(n: &u64) -> bool {
-    *n == default_print_bytes()
-}
-
-fn is_default_tail_chunk(n: &u64) -> bool {
-    *n == default_tail_chunk()
-}
-
-fn is_default_mark_spacing(n: &u64) -> bool {
-    *n == default_mark_spacing()
-}
-
-fn is_default_piece_max(n: &u64) -> bool {
-    *n == default_piece_max()
-}
-
-fn is_default_line_search_piece(n: &u64) -> bool {
-    *n == default_line_search_piece()
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+/// Whether a field is `N`, as serde's `skip_serializing_if` asks for a function.
+fn is<const N: u64>(n: &u64) -> bool {
+    *n == N
 }
 
 /// [`Limits::count_views_up_to`]'s default: 128 KiB. Counting a whole view of this size
@@ -163,12 +136,12 @@ impl Default for Limits {
             coverage_ranges_max: 64,
             first_line_units: 200,
             head_probe_bytes: 4_096,
-            settled_print_bytes: default_print_bytes(),
-            partial_print_bytes: default_print_bytes(),
-            tail_chunk: default_tail_chunk(),
-            mark_spacing: default_mark_spacing(),
-            piece_max: default_piece_max(),
-            line_search_piece: default_line_search_piece(),
+            settled_print_bytes: PRINT_BYTES,
+            partial_print_bytes: PRINT_BYTES,
+            tail_chunk: TAIL_CHUNK,
+            mark_spacing: MARK_SPACING,
+            piece_max: PIECE_MAX,
+            line_search_piece: LINE_SEARCH_PIECE,
             count_whole_view: false,
             count_views_up_to: COUNT_VIEWS_UP_TO,
         }
