@@ -388,7 +388,7 @@ fn check_induction_refuses_what_it_cannot_do() {
         ),
         (
             &["check", "--induction", "--bound", "gap"][..],
-            "or the job's end, with rewrites of one line (job-end)",
+            "or short and styled lines (styled-lines)",
         ),
     ] {
         let out = bgtail(args);
