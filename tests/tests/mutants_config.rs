@@ -60,10 +60,11 @@ fn place(pattern: &str) -> Place {
         };
     }
     let mutation = Regex::new(r"(\d+): replace (?:match guard )?(.+?) with ").unwrap();
-    let replaced = mutation
+    let replaced: Vec<(usize, String)> = mutation
         .captures_iter(&pattern[h[0].len()..])
         .map(|m| (m[1].parse().unwrap(), literal(&m[2])))
         .collect();
+    assert!(!replaced.is_empty(), "{pattern}: no mutation read");
     let function = literal(pattern.rsplit(" in ").next().unwrap_or(""));
     let function = function.rsplit("::").next().unwrap_or("").to_string();
     Place {
@@ -93,11 +94,6 @@ fn each_excluded_mutant_is_where_its_pattern_says() {
     let mut wrong = Vec::new();
     for pattern in &patterns {
         let p = place(pattern);
-        let body_replaced = pattern.contains(" -> ") && !pattern.contains(" in ");
-        assert!(
-            !p.replaced.is_empty() || body_replaced,
-            "{pattern}: no mutation read"
-        );
         let source = std::fs::read_to_string(root.join(&p.file))
             .unwrap_or_else(|e| panic!("{pattern}: {}: {e}", p.file));
         let line = source.lines().nth(p.line - 1).unwrap_or("");

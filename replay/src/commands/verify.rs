@@ -95,7 +95,8 @@ fn check_reaching(bound: Bound, required: &[&str], threads: usize) -> bool {
 }
 
 /// The model's part: the exact engine at both CI bounds, where upstream's line bound cuts
-/// (also a view with lines skipped between covered runs, and a view narrower than the log),
+/// (also a view with lines skipped between covered runs, a view narrower than the log, and
+/// one counted from an index mark two lines or more before it),
 /// over lines styled by escape sequences, at the job's end, and on every sequence of any
 /// length (over logs of up to 3 lines by reachability, of up to 4 by induction, and of up to 3
 /// over the job's end with rewrites of one line by induction); the shipped engine at #28's
