@@ -4,7 +4,7 @@ use super::align::{align, Aligned};
 use super::drain::{self, Drained};
 use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
-use super::truth::Truth;
+use super::truth::{Truth, ViewAsked};
 use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
 use super::{fields, filled, format, statements, Judge, Opening, ReadInput, Rules};
 use crate::formats::codex_reply::{self as codex, CodexReply};
@@ -83,6 +83,9 @@ impl Judge {
         v.flags.bound_cut = truth.bound_hit;
         v.flags.exit_marker = truth.exit.is_some();
         v.flags.view_inside_partial = truth.view_inside_partial;
+        v.flags.view_defaulted = truth.view_asked == ViewAsked::Defaulted;
+        v.flags.view_floored = truth.view_asked == ViewAsked::Floored;
+        v.flags.view_capped = truth.view_asked == ViewAsked::Capped;
         v.flags.reset_reported = claimed.reset;
         v.flags.forgot = claimed.forgot;
         check_reset(opening, input, &claimed, &mut v);

@@ -15,7 +15,6 @@ use super::{Anomaly, AnomalyKind, Verdict};
 use crate::interface::api::Request;
 use crate::upstream::js::format_bytes;
 use crate::upstream::limits::Limits;
-use crate::upstream::tool::clamp_window;
 
 /// Which of its forms a reply's text took.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,7 +241,7 @@ fn check_left_out(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
 fn check_view(stated: &Stated, facts: &Facts<'_>, counted_whole: bool, v: &mut Verdict) {
     let (truth, limits) = (facts.truth, facts.limits);
     let expected = (truth.origin > 0).then(|| super::text::ViewNote {
-        window: format_bytes(clamp_window(facts.request.bytes, limits) as f64),
+        window: format_bytes(truth.view_bytes as f64),
         size: format_bytes(truth.len as f64),
     });
     if stated.view != expected {

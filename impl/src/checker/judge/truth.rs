@@ -5,7 +5,6 @@ use crate::interface::api::Request;
 use crate::upstream::js::js_trim;
 use crate::upstream::limits::Limits;
 use crate::upstream::marker::EXIT_MARKER;
-use crate::upstream::tool::clamp_window;
 
 /// How many complete content lines the window of a read holds: the request's `lines` as
 /// upstream reads it — floored, at least 1, the default when absent or not a number; a value
@@ -15,6 +14,43 @@ pub(crate) fn window_size(lines: Option<f64>, limits: &Limits) -> usize {
     match lines {
         Some(n) if !n.is_nan() => n.floor().max(1.0) as usize,
         _ => limits.default_lines as usize,
+    }
+}
+
+/// How a read's `bytes` asked for its view, as the contract reads the number a JSON request
+/// (or a JavaScript caller) may carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ViewAsked {
+    /// A whole number of bytes from 1 to `view_max`, or no `bytes` at all (the default view).
+    Plainly,
+    /// A number that is not positive and finite (0, below 0, NaN, ±∞): the default view.
+    Defaulted,
+    /// A positive fraction below `view_max`: floored, so that one below 1 asks for no bytes.
+    Floored,
+    /// More than `view_max`: the largest view.
+    Capped,
+}
+
+/// The view a request's `bytes` asks for, in bytes, and how: a positive finite number is
+/// floored and held to at most `view_max`; anything else, absent included, is the default.
+/// The judge's own reading of the contract's view, not the engines' (`upstream::tool`'s
+/// clamp, held equal to it by a proptest below), so that a fault in the engines' clamp shows
+/// as a view the judge does not expect.
+pub(crate) fn view_asked(bytes: Option<f64>, limits: &Limits) -> (u64, ViewAsked) {
+    let Some(b) = bytes else {
+        return (limits.view_default, ViewAsked::Plainly);
+    };
+    if !(b.is_finite() && b > 0.0) {
+        return (limits.view_default, ViewAsked::Defaulted);
+    }
+    // `as` saturates a float past `u64::MAX`; the comparison then caps it.
+    let whole = b.floor() as u64;
+    if whole > limits.view_max {
+        (limits.view_max, ViewAsked::Capped)
+    } else if b.fract() != 0.0 {
+        (whole, ViewAsked::Floored)
+    } else {
+        (whole, ViewAsked::Plainly)
     }
 }
 
@@ -50,6 +86,9 @@ pub(crate) struct Truth {
     pub settled: u64,
     /// Where the view starts (the log's length less the window), before the line bound.
     pub origin: u64,
+    /// The view's size as the request asked for it ([`view_asked`]), and how it asked.
+    pub view_bytes: u64,
+    pub view_asked: ViewAsked,
     /// Whether the line bound cut the view (the reference's `boundScanLines`).
     pub bound_hit: bool,
     /// The wrapper's exit marker, when it is the log's last non-blank line.
@@ -74,7 +113,8 @@ impl Truth {
     /// The log `log` as a read with `request` sees it under `limits`.
     pub fn of(log: &[u8], request: &Request, limits: &Limits) -> Truth {
         let len = log.len() as u64;
-        let view_origin = len - len.min(clamp_window(request.bytes, limits));
+        let (view_bytes, view_asked) = view_asked(request.bytes, limits);
+        let view_origin = len - len.min(view_bytes);
         let origin = line_bound_start(log, view_origin as usize, limits.scan_lines_max) as u64;
         let cut_at_start = origin > 0 && log[origin as usize - 1] != b'\n';
         let lines: Vec<Line> = content_lines(log, origin as usize)
@@ -103,6 +143,8 @@ impl Truth {
             len,
             settled,
             origin: view_origin,
+            view_bytes,
+            view_asked,
             bound_hit: origin != view_origin,
         }
     }
@@ -275,6 +317,56 @@ mod cap_tests {
         ) {
             let line = format!("__BGRUN_EXIT__=0{}", parts.concat());
             prop_assert_eq!(recorded_cap(&line), cap_of(&line));
+        }
+    }
+}
+
+#[cfg(test)]
+mod view_tests {
+    use super::{view_asked, ViewAsked};
+    use crate::upstream::limits::Limits;
+    use crate::upstream::tool::clamp_window;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_view_is_asked_plainly_floored_capped_or_by_default() {
+        let limits = Limits::default();
+        let (default, max) = (limits.view_default, limits.view_max);
+        let asked = |b| view_asked(b, &limits);
+        assert_eq!(asked(None), (default, ViewAsked::Plainly));
+        assert_eq!(asked(Some(12.0)), (12, ViewAsked::Plainly));
+        assert_eq!(asked(Some(12.5)), (12, ViewAsked::Floored));
+        assert_eq!(asked(Some(0.5)), (0, ViewAsked::Floored));
+        assert_eq!(asked(Some(max as f64)), (max, ViewAsked::Plainly));
+        assert_eq!(asked(Some(max as f64 + 1.0)), (max, ViewAsked::Capped));
+        assert_eq!(asked(Some(1e300)), (max, ViewAsked::Capped));
+        for odd in [0.0, -0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(asked(Some(odd)), (default, ViewAsked::Defaulted), "{odd}");
+        }
+    }
+
+    fn any_bytes() -> impl Strategy<Value = Option<f64>> {
+        prop_oneof![
+            Just(None),
+            any::<f64>().prop_map(Some),
+            (0u64..5_000_000).prop_map(|n| Some(n as f64)),
+            (-2.0f64..5_000_000.0).prop_map(Some),
+            prop::sample::select(vec![0.0, -0.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY])
+                .prop_map(Some),
+        ]
+    }
+
+    proptest! {
+        /// The judge's reading of `bytes` and upstream's clamp agree on every number: two
+        /// readings of one rule, written apart.
+        #[test]
+        fn the_judge_reads_the_view_as_upstreams_clamp_does(bytes in any_bytes(), small in any::<bool>()) {
+            let mut limits = Limits::default();
+            if small {
+                limits.view_default = 6;
+                limits.view_max = 4096;
+            }
+            prop_assert_eq!(view_asked(bytes, &limits).0, clamp_window(bytes, &limits));
         }
     }
 }

@@ -174,6 +174,13 @@ pub struct Flags {
     pub skipped_above: bool,
     /// A condensed body carried a line whose escape sequences it stripped.
     pub escapes_stripped: bool,
+    /// The request's `bytes` was not a positive finite number (0, below 0, NaN, ±∞): the
+    /// view was the default.
+    pub view_defaulted: bool,
+    /// The request's `bytes` was a positive fraction: the view was its floor.
+    pub view_floored: bool,
+    /// The request's `bytes` was past the largest view: the view was the largest.
+    pub view_capped: bool,
 }
 
 /// The judge's verdict on one reply.
