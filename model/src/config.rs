@@ -1,7 +1,7 @@
 //! The bounds a model is checked at: the engine's limits, the log's length, which actions
 //! are taken and how often, and the named presets.
 
-use crate::state::LineKind;
+use crate::state::{Bytes, LineKind};
 use bgtail::Limits;
 
 /// The most lines a model's log may hold: line texts are numbered by index, and a bound this
@@ -98,7 +98,7 @@ pub struct ModelConfig {
     /// The `lines` of raw reads (empty: no raw reads).
     pub raw_lines: Vec<u8>,
     /// The `bytes` views the agent may switch to (empty: never changes the view).
-    pub views: Vec<u16>,
+    pub views: Vec<Bytes>,
     /// The kinds of complete lines the job appends.
     pub kinds: Vec<LineKind>,
     pub partial_lines: bool,
@@ -157,7 +157,7 @@ impl ModelConfig {
             max_resets: Times::AtMost(1),
             read_lines: vec![1, 2, 4],
             raw_lines: vec![1],
-            views: vec![12],
+            views: vec![Bytes::Whole(12)],
             kinds: vec![LineKind::Short, LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: true,
@@ -222,7 +222,7 @@ impl ModelConfig {
     /// Whether a view can start inside a partial line: a view narrower than the shortest
     /// partial text the model writes (`p0`, 2 bytes).
     pub fn reaches_view_inside_partial(&self) -> bool {
-        self.partial_lines && self.views.iter().any(|&v| v < 2)
+        self.partial_lines && self.views.iter().any(|v| v.narrower_than(2))
     }
 
     /// The job's end: the wrapper's exit marker (ending a partial line as it stands, with a
@@ -234,7 +234,7 @@ impl ModelConfig {
         ModelConfig {
             max_lines: 3,
             read_lines: vec![1, 2],
-            views: vec![1],
+            views: vec![Bytes::Whole(1)],
             kinds: vec![LineKind::Short],
             truncate: false,
             rewrite: false,
@@ -329,7 +329,7 @@ impl ModelConfig {
         ModelConfig {
             limits,
             max_lines: 5,
-            views: vec![6, 12],
+            views: vec![Bytes::Whole(6), Bytes::Whole(12)],
             kinds: vec![LineKind::Short, LineKind::Blank],
             ..Self::skipped_in_cut_view()
         }
@@ -353,7 +353,7 @@ impl ModelConfig {
             max_lines: 9,
             max_reads: Times::Any,
             read_lines: vec![1, 2],
-            views: vec![11, 14],
+            views: vec![Bytes::Whole(11), Bytes::Whole(14)],
             ..Self::issue_28_gap()
         }
     }
@@ -374,6 +374,50 @@ impl ModelConfig {
         }
     }
 
+    /// Views asked by numbers that are not a whole number of bytes within the largest view:
+    /// 0, -1, NaN and +Infinity (not positive and finite: the default view), 1.5 (floored to
+    /// 1 byte) and 5000 (past the largest view, 4 KiB), with a default view of 6 bytes, so that
+    /// each asks for a view other than its neighbours' and narrower than the log. Short lines
+    /// and a partial one, up to 3 lines, condensed reads of 1 and 2 and raw reads of 1, any
+    /// number of reads, and the job's finish. A clamp that read any of them as upstream does
+    /// not (0 as no bytes, -1 as a number of bytes) shows a view the judge does not expect;
+    /// CI's bounds pass whole numbers only.
+    pub fn odd_views() -> Self {
+        let mut limits = Self::tiny_limits();
+        limits.view_default = 6;
+        ModelConfig {
+            limits,
+            max_lines: 3,
+            max_reads: Times::Any,
+            read_lines: vec![1, 2],
+            raw_lines: vec![1],
+            views: vec![
+                Bytes::Whole(0),
+                Bytes::Negative,
+                Bytes::NotANumber,
+                Bytes::Infinite,
+                Bytes::AndAHalf(1),
+                Bytes::Whole(5000),
+            ],
+            partial_lines: true,
+            finish: true,
+            ..Self::issue_28_gap()
+        }
+    }
+
+    /// Whether the agent may ask for a view by a number that is not positive and finite, a
+    /// positive fraction, or a number past the largest view: which of the judge's ways of
+    /// reading `bytes` (other than plainly) the bound reaches.
+    pub fn asks_views_oddly(&self) -> [bool; 3] {
+        let max = self.limits.view_max;
+        let asks = |odd: fn(Bytes, u64) -> bool| self.views.iter().any(|&b| odd(b, max));
+        [
+            asks(|b, _| !(b.value().is_finite() && b.value() > 0.0)),
+            asks(|b, max| matches!(b, Bytes::AndAHalf(n) if u64::from(n) < max)),
+            asks(|b, max| matches!(b, Bytes::Whole(n) if u64::from(n) > max)),
+        ]
+    }
+
     /// Whether a view the line bound cut can hold a delivered line, a line never delivered
     /// newer than it, and the window's: two coverage ranges kept, and a log longer than the
     /// bound.
@@ -392,7 +436,7 @@ impl ModelConfig {
             max_resets: Times::AtMost(4),
             read_lines: vec![1, 2, 3, 5, 10, 40, 144],
             raw_lines: vec![2, 40],
-            views: vec![300, 1200],
+            views: vec![Bytes::Whole(300), Bytes::Whole(1200)],
             kinds: vec![
                 LineKind::Short,
                 LineKind::Long,
@@ -457,7 +501,7 @@ impl ModelConfig {
     pub fn induction_job_end(max_lines: u8) -> Self {
         ModelConfig {
             kinds: vec![LineKind::Short],
-            views: vec![1, 12],
+            views: vec![Bytes::Whole(1), Bytes::Whole(12)],
             rewrite_in_place: true,
             grow_partial: true,
             exit_marker: true,

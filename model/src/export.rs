@@ -1,8 +1,8 @@
 //! A path of the model as a replayable trace.
 
 use crate::model::{TailModel, JOB_ID, JOB_PATH};
-use crate::state::Action;
 use crate::state::TailState;
+use crate::state::{Action, Bytes};
 use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::Engine;
 
@@ -18,7 +18,7 @@ impl<E: Engine> TailModel<E> {
                 Action::Read(n) | Action::RawRead(n) => events.push(Event::Read(trace::Read {
                     lines: Some(f64::from(*n).into()),
                     raw: matches!(action, Action::RawRead(_)),
-                    bytes: state.view.map(f64::from),
+                    bytes: state.view.map(Bytes::value),
                     ..trace::Read::default()
                 })),
                 Action::Finish => {

@@ -3,7 +3,7 @@
 
 use crate::config::{ModelConfig, Times, MAX_LINES};
 use crate::scope;
-use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
+use crate::state::{Action, Bytes, InPlace, LineKind, SeenBytes, TailState};
 use bgtail::judge::{Fields, Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
@@ -263,6 +263,25 @@ where
                 |_, s: &Self::State| s.last.escapes_stripped,
             ));
         }
+        let [defaulted, floored, capped] = self.config.asks_views_oddly();
+        if defaulted {
+            properties.push(Property::sometimes(
+                "a read asked for a view by a number not positive and finite",
+                |_, s: &Self::State| s.last.view_defaulted,
+            ));
+        }
+        if floored {
+            properties.push(Property::sometimes(
+                "a read asked for a view by a fraction",
+                |_, s: &Self::State| s.last.view_floored,
+            ));
+        }
+        if capped {
+            properties.push(Property::sometimes(
+                "a read asked for a view past the largest",
+                |_, s: &Self::State| s.last.view_capped,
+            ));
+        }
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.
@@ -304,7 +323,7 @@ impl<E: Engine> TailModel<E> {
         let request = Request {
             lines: Some(f64::from(lines)),
             raw,
-            bytes: s.view.map(f64::from),
+            bytes: s.view.map(Bytes::value),
             peek: true,
             running: s.running,
             elapsed_secs: None,

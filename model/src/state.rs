@@ -67,7 +67,7 @@ pub enum Action {
     /// A raw read with this `lines`.
     RawRead(u8),
     /// The agent passes this `bytes` view from now on (`None`: the default).
-    SetView(Option<u16>),
+    SetView(Option<Bytes>),
     /// The log is cut to its first half (a new generation).
     Truncate,
     /// The log is rewritten in place with other bytes of the same length.
@@ -129,6 +129,66 @@ impl std::ops::Deref for SeenBytes {
     }
 }
 
+/// The `bytes` the agent passes, as a JSON request (or a JavaScript caller) may carry it: a
+/// whole number of bytes, or a number the contract reads otherwise — a fraction is floored,
+/// a number that is not positive and finite asks for the default view, one past the largest
+/// view for the largest. `Debug` writes the number itself (`12`, `1.5`, `-1`, `NaN`, `inf`),
+/// so that a path reads as the requests it makes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Bytes {
+    /// This many bytes (0 is not positive: the default view).
+    Whole(u16),
+    /// This many bytes and a half: floored.
+    AndAHalf(u16),
+    /// -1: not positive.
+    Negative,
+    /// NaN, which JSON cannot carry and a JavaScript caller can: not a number.
+    NotANumber,
+    /// +Infinity: not finite.
+    Infinite,
+}
+
+impl Bytes {
+    /// The number the request carries.
+    pub fn value(self) -> f64 {
+        match self {
+            Bytes::Whole(n) => f64::from(n),
+            Bytes::AndAHalf(n) => f64::from(n) + 0.5,
+            Bytes::Negative => -1.0,
+            Bytes::NotANumber => f64::NAN,
+            Bytes::Infinite => f64::INFINITY,
+        }
+    }
+
+    /// Whether the request names a view narrower than `width` bytes by this number itself
+    /// (a whole number or a fraction below it), not by the default.
+    pub fn narrower_than(self, width: u16) -> bool {
+        match self {
+            Bytes::Whole(n) => n > 0 && n < width,
+            Bytes::AndAHalf(n) => n < width,
+            _ => false,
+        }
+    }
+}
+
+impl From<u16> for Bytes {
+    fn from(n: u16) -> Self {
+        Bytes::Whole(n)
+    }
+}
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bytes::Whole(n) => write!(f, "{n}"),
+            Bytes::AndAHalf(n) => write!(f, "{n}.5"),
+            Bytes::Negative => write!(f, "-1"),
+            Bytes::NotANumber => write!(f, "NaN"),
+            Bytes::Infinite => write!(f, "inf"),
+        }
+    }
+}
+
 /// A rewrite in place of bytes the last read saw, behind the log's head: the regimes the
 /// `sometimes` properties of in-place rewrites look for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -166,7 +226,7 @@ pub struct TailState<S> {
     pub seen: SeenBytes,
     pub running: bool,
     /// The `bytes` the agent passes.
-    pub view: Option<u16>,
+    pub view: Option<Bytes>,
     /// Reads made so far; always 0 under [`Times::Any`](crate::Times::Any), where nothing counts them.
     pub reads: u8,
     /// Truncations and rewrites made so far; likewise.

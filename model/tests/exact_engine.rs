@@ -2,7 +2,7 @@
 //! path the guarantees are about. Each check pins its unique state count: a change in the
 //! engine or the model that changes the space shows here first.
 
-use bgtail_model::{Action::*, LineKind::*, ModelConfig, TailModel};
+use bgtail_model::{Action::*, Bytes, LineKind::*, ModelConfig, TailModel};
 use stateright::{Checker, Expectation, Model};
 
 /// Checks the exact engine at `config`: every property holds, every path is reached, and the
@@ -231,7 +231,7 @@ fn exact_counts_a_narrow_view_against_the_line_bound() {
             Append(Short),
             Read(1),
             Read(2),
-            SetView(Some(12)),
+            SetView(Some(Bytes::Whole(12))),
             Read(1),
         ],
     );
@@ -271,11 +271,43 @@ fn exact_counts_a_view_from_a_mark_before_it_against_the_line_bound() {
             Append(Short),
             Read(1),
             Append(Short),
-            SetView(Some(14)),
+            SetView(Some(Bytes::Whole(14))),
             Read(1),
         ],
     );
     assert_eq!(checker.unique_state_count(), 7_841);
+}
+
+/// Views asked by numbers that are not a whole number of bytes within the largest view (0, -1,
+/// NaN, +Infinity, 1.5, 5000; a default view of 6 bytes): each is read as upstream's clamp
+/// reads it, and the judge, reading `bytes` with its own code, expects that view.
+#[test]
+fn exact_reads_a_view_asked_by_any_number_as_upstreams_clamp_does() {
+    let checker = keeps_the_contract_reaching(
+        ModelConfig::odd_views(),
+        &[
+            "the budget left lines out",
+            "a reset was reported",
+            "a fold was emitted",
+        ],
+    );
+    for (property, bytes) in [
+        (
+            "a read asked for a view by a number not positive and finite",
+            Bytes::Negative,
+        ),
+        ("a read asked for a view by a fraction", Bytes::AndAHalf(1)),
+        (
+            "a read asked for a view past the largest",
+            Bytes::Whole(5000),
+        ),
+    ] {
+        checker.assert_discovery(
+            property,
+            vec![Append(Short), Append(Short), SetView(Some(bytes)), Read(2)],
+        );
+    }
+    assert_eq!(checker.unique_state_count(), 20_446);
 }
 
 /// The job's end (the wrapper's exit marker, a view narrower than the partial line, a partial
@@ -295,11 +327,16 @@ fn exact_keeps_the_contract_at_the_jobs_end() {
     );
     checker.assert_discovery(
         "a read's view started inside its partial line",
-        vec![WritePartial, SetView(Some(1)), Read(1)],
+        vec![WritePartial, SetView(Some(Bytes::Whole(1))), Read(1)],
     );
     checker.assert_discovery(
         "a read's view started inside a partial line that grew",
-        vec![WritePartial, GrowPartial, SetView(Some(1)), Read(1)],
+        vec![
+            WritePartial,
+            GrowPartial,
+            SetView(Some(Bytes::Whole(1))),
+            Read(1),
+        ],
     );
     assert_eq!(checker.unique_state_count(), 121_465);
 }

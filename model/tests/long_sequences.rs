@@ -3,7 +3,7 @@
 
 use bgtail::{Engine, ExactEngine};
 use bgtail_model::{
-    renumber_generations, Action, LineKind, ModelConfig, TailModel, TailState, Times,
+    renumber_generations, Action, Bytes, LineKind, ModelConfig, TailModel, TailState, Times,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -25,7 +25,7 @@ fn action() -> impl Strategy<Value = Action> {
         6 => prop::sample::select(vec![1u8, 2, 3, 5, 10, 40]).prop_map(Action::Read),
         1 => Just(Action::Read(144)),
         1 => prop::sample::select(vec![2u8, 40]).prop_map(Action::RawRead),
-        1 => prop::sample::select(vec![None, Some(300u16), Some(1200)]).prop_map(Action::SetView),
+        1 => prop::sample::select(vec![None, Some(Bytes::Whole(300)), Some(Bytes::Whole(1200))]).prop_map(Action::SetView),
         1 => Just(Action::Truncate),
         1 => Just(Action::Rewrite),
         1 => Just(Action::Finish),

@@ -7,7 +7,9 @@
 
 use bgtail::source::LogSource;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Limits, Rejected, Reply, Request};
-use bgtail_model::{checking, shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
+use bgtail_model::{
+    checking, shortest_discovery, Action::*, Bytes, LineKind::*, ModelConfig, TailModel,
+};
 
 /// The exact engine with a partial-line fingerprint taken away after each read: `drops` says,
 /// from a bookmark's settled end and where the read's view started, whether its fingerprint
@@ -169,7 +171,7 @@ fn fingerprinting_only_a_partial_line_in_view_leaves_its_redraw_unsaid_in_six_st
         [
             Append(Short),
             WritePartial,
-            SetView(Some(1)),
+            SetView(Some(Bytes::Whole(1))),
             Read(1),
             RewritePartial,
             Read(1)
@@ -184,7 +186,7 @@ fn a_progress_line_wider_than_the_view_redrawn_is_a_reset_said() {
         &[
             Append(Short),
             WritePartial,
-            SetView(Some(1)),
+            SetView(Some(Bytes::Whole(1))),
             Read(1),
             RewritePartial,
             Read(1),

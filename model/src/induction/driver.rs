@@ -10,7 +10,7 @@ use super::plan::{extremes_of, state_of, Item, Plan};
 use super::pool::{Count, Shared};
 use super::report::{Broke, Failure, Report};
 use crate::scope::contract_sees;
-use crate::{TailModel, TailState};
+use crate::{Bytes, TailModel, TailState};
 use bgtail::judge::Judge;
 
 /// Every state of the invariant over logs of up to `model.config.max_lines` lines, every
@@ -280,7 +280,7 @@ impl<E: Inductive> Plan<'_, E> {
         &self,
         item: &Item<'_, E::State>,
         log: &Log,
-        key: impl Fn(bool, Option<u16>) -> GroupKey,
+        key: impl Fn(bool, Option<Bytes>) -> GroupKey,
         shared: &Shared<E::State>,
     ) -> bool {
         let (seen, starts) = (item.seen, &item.starts);

@@ -1,7 +1,7 @@
 //! What the inductive check ranges over: the logs a read can have seen, their facts, and the
 //! sets of lines a bookmark or a judge can hold.
 
-use crate::{LineKind, ModelConfig, TailState};
+use crate::{Bytes, LineKind, ModelConfig, TailState};
 use bgtail::judge::settled_end;
 
 /// A log as the model writes it, and whether its job was running when a read saw it: the
@@ -291,7 +291,7 @@ fn submasks(mask: u64) -> impl Iterator<Item = u64> {
 }
 
 /// The views the model's agent may pass: the default, then each configured one.
-pub(super) fn views(config: &ModelConfig) -> impl Iterator<Item = Option<u16>> + '_ {
+pub(super) fn views(config: &ModelConfig) -> impl Iterator<Item = Option<Bytes>> + '_ {
     std::iter::once(None).chain(config.views.iter().map(|&v| Some(v)))
 }
 

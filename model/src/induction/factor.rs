@@ -30,7 +30,7 @@ use super::enumerate::views;
 use super::enumerate::{Facts, Log, Written};
 use super::invariant::{writes_allowed, Inductive};
 use crate::scope::contract_sees;
-use crate::{Action, TailModel, TailState};
+use crate::{Action, Bytes, TailModel, TailState};
 use bgtail::judge::{Judge, Opening};
 use bgtail::ResetReason;
 use std::collections::HashMap;
@@ -41,7 +41,7 @@ pub struct GroupKey {
     /// The log now, by its place among the check's logs.
     pub log: usize,
     pub running: bool,
-    pub view: Option<u16>,
+    pub view: Option<Bytes>,
     /// Why the engine's own generation check starts over.
     pub reason: ResetReason,
     /// What the judge's own check finds of its generation.
@@ -174,7 +174,7 @@ fn groups_of<E: Inductive>(
 /// view, one table for each pair of reason and opening met — no hashing in the loop over
 /// every pair of logs.
 struct Listing {
-    views: Vec<Option<u16>>,
+    views: Vec<Option<Bytes>>,
     logs: usize,
     /// The pairs of reason and opening met, in the order met.
     kinds: Vec<(ResetReason, Opening)>,
@@ -183,7 +183,7 @@ struct Listing {
 }
 
 impl Listing {
-    fn new(views: Vec<Option<u16>>, logs: usize) -> Listing {
+    fn new(views: Vec<Option<Bytes>>, logs: usize) -> Listing {
         Listing {
             views,
             logs,

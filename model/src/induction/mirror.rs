@@ -30,7 +30,7 @@ use super::plan::{Item, Plan};
 use super::pool::{Count, Shared};
 use super::report::{Broke, Failure};
 use crate::scope::contract_sees;
-use crate::Action;
+use crate::{Action, Bytes};
 use bgtail::judge::Judge;
 use stateright::Model;
 
@@ -235,12 +235,12 @@ impl<E: Inductive> Plan<'_, E> {
         item: &Item<'_, E::State>,
         log: &Log,
         mirror: &Mirror<'_, E::State>,
-        runs: &[(bool, Option<u16>)],
+        runs: &[(bool, Option<Bytes>)],
         swap_lines: u64,
     ) -> Option<Failure<E::State>> {
         let limits = &self.model.config.limits;
         let facts = mirror.seen.facts(&self.model.config);
-        let shape = |starts: usize, runs: &[(bool, Option<u16>)], continues: bool| {
+        let shape = |starts: usize, runs: &[(bool, Option<Bytes>)], continues: bool| {
             format!(
                 "{starts} starts, runs and views {runs:?}, continuing within scope: {continues}"
             )

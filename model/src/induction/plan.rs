@@ -8,7 +8,7 @@ use super::invariant::{broken_conjunct_with, log_conjuncts, writes_allowed, Indu
 use super::options::{Factoring, Options};
 use super::pool::{Count, Shared};
 use super::report::{Broke, Failure};
-use crate::{Action, TailModel, TailState};
+use crate::{Action, Bytes, TailModel, TailState};
 use bgtail::judge::Judge;
 use stateright::{Expectation, Model};
 
@@ -110,7 +110,7 @@ impl<'m, E: Inductive> Plan<'m, E> {
         &'a self,
         seen: Option<&'a Written>,
         log: &'a Log,
-    ) -> impl Iterator<Item = (bool, Option<u16>)> + 'a {
+    ) -> impl Iterator<Item = (bool, Option<Bytes>)> + 'a {
         [true, false]
             .into_iter()
             .filter(move |&running| seen.is_none_or(|w| writes_allowed(w, running, &log.written)))
@@ -122,7 +122,7 @@ impl<'m, E: Inductive> Plan<'m, E> {
         seen: Option<&Written>,
         log: &Log,
         running: bool,
-        view: Option<u16>,
+        view: Option<Bytes>,
         engine: &E::State,
         judge: &Judge,
     ) -> Candidate<E::State> {

@@ -3,7 +3,7 @@
 use super::enumerate::views;
 use super::enumerate::{Facts, Written};
 use super::invariant::{Conjunct, Inductive};
-use crate::ModelConfig;
+use crate::{Bytes, ModelConfig};
 use crate::{JOB_ID, JOB_PATH};
 use bgtail::judge::Judge;
 use bgtail::shipped::ShippedBookmark;
@@ -97,7 +97,7 @@ fn shipped_reads(
             let request = Request {
                 lines: Some(1.0),
                 raw: false,
-                bytes: view.map(f64::from),
+                bytes: view.map(Bytes::value),
                 peek: true,
                 running: seen.running,
                 elapsed_secs: None,

@@ -96,8 +96,8 @@ fn check_reaching(bound: Bound, required: &[&str], threads: usize) -> bool {
 
 /// The model's part: the exact engine at both CI bounds, where upstream's line bound cuts
 /// (also a view with lines skipped between covered runs, a view narrower than the log, and
-/// one counted from an index mark two lines or more before it),
-/// over lines styled by escape sequences, at the job's end, and on every sequence of any
+/// one counted from an index mark two lines or more before it), with views asked by numbers
+/// upstream's clamp reads otherwise, over lines styled by escape sequences, at the job's end, and on every sequence of any
 /// length (over logs of up to 3 lines by reachability, of up to 4 by induction, and of up to 3
 /// over the job's end with rewrites of one line by induction); the shipped engine at #28's
 /// bounds. True when each did what it must.
@@ -130,6 +130,15 @@ fn model_checks(threads: usize) -> bool {
     ok &= check_reaching(
         Bound::LineBoundFromAMark,
         &["upstream's line bound cut the view"],
+        threads,
+    );
+    ok &= check_reaching(
+        Bound::OddViews,
+        &[
+            "a read asked for a view by a number not positive and finite",
+            "a read asked for a view by a fraction",
+            "a read asked for a view past the largest",
+        ],
         threads,
     );
     ok &= check_reaching(
