@@ -30,6 +30,9 @@
 //!   (`fields`), and the exact engine's text says each count its format's way, none of
 //!   nothing (`format`).
 //! - **bounded output**: a condensed body fits the budget.
+//! - **ids checked**: a read naming its job by an id upstream refuses is refused with
+//!   upstream's message, and one naming it by an id upstream reads is answered ([`judge_id`],
+//!   beside [`Judge::judge`]: a refusal has no text to judge).
 //!
 //! Linear in the log and the reply: one scan of the view, one hash of the log, one pass over
 //! the body with the window indexed by what each line prints.
@@ -47,6 +50,7 @@ mod drain;
 mod fields;
 mod filled;
 mod format;
+mod ids;
 mod literal;
 mod plain;
 mod print;
@@ -61,6 +65,7 @@ mod verdict;
 
 pub use delivered::{Judge, Opening};
 pub use fields::Fields;
+pub use ids::{judge_id, refusal};
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 pub use verdict::{Anomaly, AnomalyKind, Flags, LineRef, Verdict};
 

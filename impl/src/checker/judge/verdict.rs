@@ -39,6 +39,9 @@ pub enum AnomalyKind {
     /// A line no request the reader accepts can ever deliver: a drain read past it without
     /// delivering it whole, or it is longer than the reader's largest view.
     OutOfReach,
+    /// A read naming its job by an id was refused where upstream reads the id, answered where
+    /// upstream refuses it, or refused with another message than upstream's.
+    WrongRefusal,
 }
 
 impl AnomalyKind {
@@ -56,6 +59,7 @@ impl AnomalyKind {
             | AnomalyKind::OffFormat => "honest counts",
             AnomalyKind::WrongReset => "resets seen",
             AnomalyKind::OverBudget => "bounded output",
+            AnomalyKind::WrongRefusal => "ids checked",
         }
     }
 }
@@ -181,6 +185,11 @@ pub struct Flags {
     pub view_floored: bool,
     /// The request's `bytes` was past the largest view: the view was the largest.
     pub view_capped: bool,
+    /// "Ids checked": a read naming its job by an id was refused or answered against the
+    /// contract's id rule ([`judge_id`](super::judge_id)).
+    pub wrong_refusal: bool,
+    /// A read named its job by an id the contract's id rule refuses.
+    pub id_refused: bool,
 }
 
 /// The judge's verdict on one reply.
