@@ -1,7 +1,7 @@
 //! The bounds a model is checked at: the engine's limits, the log's length, which actions
 //! are taken and how often, and the named presets.
 
-use crate::state::{Bytes, LineKind};
+use crate::state::{Bytes, LineKind, OtherId};
 use bgtail::Limits;
 
 /// The most lines a model's log may hold: line texts are numbered by index, and a bound this
@@ -99,6 +99,9 @@ pub struct ModelConfig {
     pub raw_lines: Vec<u8>,
     /// The `bytes` views the agent may switch to (empty: never changes the view).
     pub views: Vec<Bytes>,
+    /// The ids other than the model's own the agent may name the job by
+    /// ([`Action::ReadAs`](crate::Action::ReadAs); empty: never).
+    pub other_ids: Vec<OtherId>,
     /// The kinds of complete lines the job appends.
     pub kinds: Vec<LineKind>,
     pub partial_lines: bool,
@@ -158,6 +161,7 @@ impl ModelConfig {
             read_lines: vec![1, 2, 4],
             raw_lines: vec![1],
             views: vec![Bytes::Whole(12)],
+            other_ids: vec![],
             kinds: vec![LineKind::Short, LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: true,
@@ -235,6 +239,7 @@ impl ModelConfig {
             max_lines: 3,
             read_lines: vec![1, 2],
             views: vec![Bytes::Whole(1)],
+            other_ids: vec![],
             kinds: vec![LineKind::Short],
             truncate: false,
             rewrite: false,
@@ -255,6 +260,7 @@ impl ModelConfig {
             read_lines: vec![1, 3],
             raw_lines: vec![],
             views: vec![],
+            other_ids: vec![],
             kinds: vec![LineKind::Short],
             partial_lines: false,
             truncate: false,
@@ -287,6 +293,7 @@ impl ModelConfig {
             read_lines: vec![4],
             raw_lines: vec![],
             views: vec![],
+            other_ids: vec![],
             kinds: vec![LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: false,
@@ -374,15 +381,17 @@ impl ModelConfig {
         }
     }
 
-    /// Views asked by numbers that are not a whole number of bytes within the largest view:
-    /// 0, -1, NaN and +Infinity (not positive and finite: the default view), 1.5 (floored to
-    /// 1 byte) and 5000 (past the largest view, 4 KiB), with a default view of 6 bytes, so that
-    /// each asks for a view other than its neighbours' and narrower than the log. Short lines
-    /// and a partial one, up to 3 lines, condensed reads of 1 and 2 and raw reads of 1, any
-    /// number of reads, and the job's finish. A clamp that read any of them as upstream does
-    /// not (0 as no bytes, -1 as a number of bytes) shows a view the judge does not expect;
-    /// CI's bounds pass whole numbers only.
-    pub fn odd_views() -> Self {
+    /// Requests a JSON caller (or a JavaScript one) may send that are not plain. Views asked
+    /// by numbers that are not a whole number of bytes within the largest view: 0, -1, NaN and
+    /// +Infinity (not positive and finite: the default view), 1.5 (floored to 1 byte) and 5000
+    /// (past the largest view, 4 KiB), with a default view of 6 bytes, so that each asks for a
+    /// view other than its neighbours' and narrower than the log; and reads naming the job by
+    /// each id upstream refuses, for each of its reasons alone, and by the longest it reads.
+    /// Short lines and a partial one, up to 3 lines, condensed reads of 1 and 2 and raw reads
+    /// of 1, any number of reads, and the job's finish. A clamp that read a view as upstream
+    /// does not (0 as no bytes, -1 as a number of bytes), or an id check that let a path-like
+    /// id through, breaks a property; CI's bounds pass whole numbers and the model's one id.
+    pub fn odd_requests() -> Self {
         let mut limits = Self::tiny_limits();
         limits.view_default = 6;
         ModelConfig {
@@ -399,6 +408,7 @@ impl ModelConfig {
                 Bytes::AndAHalf(1),
                 Bytes::Whole(5000),
             ],
+            other_ids: OtherId::ALL.to_vec(),
             partial_lines: true,
             finish: true,
             ..Self::issue_28_gap()
@@ -437,6 +447,7 @@ impl ModelConfig {
             read_lines: vec![1, 2, 3, 5, 10, 40, 144],
             raw_lines: vec![2, 40],
             views: vec![Bytes::Whole(300), Bytes::Whole(1200)],
+            other_ids: vec![],
             kinds: vec![
                 LineKind::Short,
                 LineKind::Long,
@@ -502,6 +513,7 @@ impl ModelConfig {
         ModelConfig {
             kinds: vec![LineKind::Short],
             views: vec![Bytes::Whole(1), Bytes::Whole(12)],
+            other_ids: vec![],
             rewrite_in_place: true,
             grow_partial: true,
             exit_marker: true,

@@ -21,6 +21,9 @@ impl<E: Engine> TailModel<E> {
                     bytes: state.view.map(Bytes::value),
                     ..trace::Read::default()
                 })),
+                // A trace's reads name its one job: a read of another id, which changes no
+                // bookmark of that job, is left out.
+                Action::ReadAs(_) => {}
                 Action::Finish => {
                     state.apply_to_log(action);
                     events.push(Event::Exit(trace::Exit {

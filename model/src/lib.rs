@@ -32,6 +32,6 @@ pub use config::{EngineChoice, ModelConfig, Times, MAX_LINES};
 pub use model::{renumber_generations, Explained, TailModel, JOB_ID, JOB_PATH};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
-    line_text, partial_text, push_line_text, Action, Bytes, InPlace, LineKind, Rendered, SeenBytes,
-    TailState, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
+    line_text, partial_text, push_line_text, Action, Bytes, InPlace, LineKind, OtherId, Rendered,
+    SeenBytes, TailState, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
 };

@@ -3,10 +3,10 @@
 
 use crate::config::{ModelConfig, Times, MAX_LINES};
 use crate::scope;
-use crate::state::{Action, Bytes, InPlace, LineKind, SeenBytes, TailState};
-use bgtail::judge::{Fields, Flags, ReadInput, Rules};
+use crate::state::{Action, InPlace, LineKind, OtherId, SeenBytes, TailState};
+use bgtail::judge::{judge_id, refusal, Anomaly, Fields, Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
-use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
+use bgtail::{Engine, ExactEngine, ExactState, Job, ShippedEngine};
 use stateright::{Model, Property};
 use std::fmt::Debug;
 
@@ -124,6 +124,7 @@ where
         if c.max_reads.allows_another(state.reads) {
             actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
             actions.extend(c.raw_lines.iter().map(|&n| Action::RawRead(n)));
+            actions.extend(c.other_ids.iter().map(|&id| Action::ReadAs(id)));
         }
         for &v in &c.views {
             let next = if state.view == Some(v) { None } else { Some(v) };
@@ -167,6 +168,9 @@ where
             Action::RawRead(n) => {
                 self.read(&mut s, n, true);
             }
+            Action::ReadAs(id) => {
+                self.read_as(&mut s, id);
+            }
             other => {
                 if other.is_reset() {
                     self.config.max_resets.count(&mut s.resets);
@@ -188,6 +192,14 @@ where
             Property::always("honest counts", |_, s: &Self::State| !s.last.dishonest),
             Property::always("resets seen", |_, s: &Self::State| !s.last.wrong_reset),
             Property::always("bounded output", |_, s: &Self::State| !s.last.over_budget),
+        ];
+        let refuses = |id: &OtherId| refusal(&id.text()).is_some();
+        if !self.config.other_ids.is_empty() {
+            properties.push(Property::always("ids checked", |_, s: &Self::State| {
+                !s.last.wrong_refusal
+            }));
+        }
+        properties.extend([
             Property::sometimes("a widening returned earlier lines", |_, s: &Self::State| {
                 s.last.earlier_returned
             }),
@@ -204,7 +216,7 @@ where
                 s.last.forgot
             }),
             Property::sometimes("a fold was emitted", |_, s: &Self::State| s.last.folded),
-        ];
+        ]);
         if self.config.reaches_fold_pairs() {
             properties.push(Property::sometimes(
                 "a fold beside the budget's overflow",
@@ -263,6 +275,12 @@ where
                 |_, s: &Self::State| s.last.escapes_stripped,
             ));
         }
+        if self.config.other_ids.iter().any(refuses) {
+            properties.push(Property::sometimes(
+                "a read named the job by an id upstream refuses",
+                |_, s: &Self::State| s.last.id_refused,
+            ));
+        }
         let [defaulted, floored, capped] = self.config.asks_views_oddly();
         if defaulted {
             properties.push(Property::sometimes(
@@ -313,21 +331,13 @@ impl<E: Engine> TailModel<E> {
     ) -> Option<(String, bgtail::judge::Verdict)> {
         self.config.max_reads.count(&mut s.reads);
         s.unread_rewrite = None;
-        let limits = &self.config.limits;
-        let rendered = s.render(limits);
+        let rendered = s.render(&self.config.limits);
         let log = SliceLog {
             bytes: &rendered.bytes,
             file_number: 0,
             missing: false,
         };
-        let request = Request {
-            lines: Some(f64::from(lines)),
-            raw,
-            bytes: s.view.map(Bytes::value),
-            peek: true,
-            running: s.running,
-            elapsed_secs: None,
-        };
+        let request = s.request(lines, raw);
         let job = Job {
             id: JOB_ID,
             path: JOB_PATH,
@@ -363,6 +373,35 @@ impl<E: Engine> TailModel<E> {
         Some((reply.text, verdict))
     }
 
+    /// A read naming the job by `id`, held to the contract's id rule alone
+    /// ([`bgtail::judge::judge_id`]): a refusal has no text to judge, and an answer is a read
+    /// of another job. Made on a copy of the engine's bookmarks, so that the model's job keeps
+    /// its own; a refusal that changed the copy changed a bookmark, which the rule forbids.
+    /// What the judge found wrong, if anything.
+    pub(crate) fn read_as(&self, s: &mut TailState<E::State>, id: OtherId) -> Option<Anomaly> {
+        self.config.max_reads.count(&mut s.reads);
+        let rendered = s.render(&self.config.limits);
+        let log = SliceLog {
+            bytes: &rendered.bytes,
+            file_number: 0,
+            missing: false,
+        };
+        let text = id.text();
+        let job = Job {
+            id: &text,
+            path: JOB_PATH,
+        };
+        let mut engine = s.engine.clone();
+        let outcome = self
+            .engine
+            .read(&mut engine, job, &log, &s.request(1, false));
+        let refused = outcome.as_ref().err().map(|r| r.0.as_str());
+        let anomaly = judge_id(&text, refused, engine != s.engine);
+        s.last.wrong_refusal = anomaly.is_some();
+        s.last.id_refused = refusal(&text).is_some();
+        anomaly
+    }
+
     /// A path replayed step by step: each read's reply and what the judge found in it, so
     /// that a counterexample names its anomaly, line, expectation and reply.
     pub fn explain(&self, path: &[Action]) -> Vec<Explained> {
@@ -373,6 +412,14 @@ impl<E: Engine> TailModel<E> {
                 let read = match action {
                     Action::Read(n) => self.read(&mut s, *n, false),
                     Action::RawRead(n) => self.read(&mut s, *n, true),
+                    Action::ReadAs(id) => {
+                        let anomaly = self.read_as(&mut s, *id);
+                        return Explained {
+                            action: action.clone(),
+                            text: None,
+                            anomalies: anomaly.into_iter().collect(),
+                        };
+                    }
                     other => {
                         s.apply_to_log(other);
                         None

@@ -51,7 +51,11 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
     };
     let continues = state.render(limits).bytes.starts_with(&state.seen);
     actions.retain(|action| match action {
-        Action::Read(_) | Action::RawRead(_) | Action::SetView(_) | Action::Finish => true,
+        Action::Read(_)
+        | Action::RawRead(_)
+        | Action::ReadAs(_)
+        | Action::SetView(_)
+        | Action::Finish => true,
         Action::Append(_)
         | Action::WritePartial
         | Action::CompletePartial
@@ -68,9 +72,9 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
     });
 }
 
-/// Whether the model may take `action` in `state`: a read, a change of view, the job's exit,
-/// or a change to the log the contract promises the next read sees ([`retain_in_scope`] for
-/// one action).
+/// Whether the model may take `action` in `state`: a read (by any id), a change of view, the
+/// job's exit, or a change to the log the contract promises the next read sees
+/// ([`retain_in_scope`] for one action).
 pub fn in_scope<S>(state: &TailState<S>, action: &Action, limits: &Limits) -> bool {
     let mut one = vec![action.clone()];
     retain_in_scope(state, &mut one, limits);

@@ -66,6 +66,11 @@ pub enum Action {
     Read(u8),
     /// A raw read with this `lines`.
     RawRead(u8),
+    /// A condensed read of 1 line naming the job by another id than the model's
+    /// ([`JOB_ID`](crate::JOB_ID)): judged by the contract's id rule alone, refused or
+    /// answered, and made on a copy of the engine's bookmarks, which a refusal must leave as
+    /// they were and an answer (a read of another job) leaves to that job.
+    ReadAs(OtherId),
     /// The agent passes this `bytes` view from now on (`None`: the default).
     SetView(Option<Bytes>),
     /// The log is cut to its first half (a new generation).
@@ -185,6 +190,52 @@ impl std::fmt::Debug for Bytes {
             Bytes::Negative => write!(f, "-1"),
             Bytes::NotANumber => write!(f, "NaN"),
             Bytes::Infinite => write!(f, "inf"),
+        }
+    }
+}
+
+/// An id a read may name its job by, other than the model's own: one upstream refuses for each
+/// of its reasons, alone, and the longest it reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum OtherId {
+    /// The empty id: missing.
+    Empty,
+    /// 201 UTF-16 units: one past the longest.
+    PastTheLongest,
+    /// `a/b`: a path's separator.
+    Slash,
+    /// `a\b`: Windows' separator.
+    Backslash,
+    /// `a..b`: a parent directory's name inside it.
+    Dots,
+    /// `a` BEL `b`: a control character.
+    Control,
+    /// 200 UTF-16 units (`a` and 99 smileys, each two units, and `b`): read.
+    Longest,
+}
+
+impl OtherId {
+    /// Every id of the kind, in order.
+    pub const ALL: [OtherId; 7] = [
+        OtherId::Empty,
+        OtherId::PastTheLongest,
+        OtherId::Slash,
+        OtherId::Backslash,
+        OtherId::Dots,
+        OtherId::Control,
+        OtherId::Longest,
+    ];
+
+    /// The id's text.
+    pub fn text(self) -> String {
+        match self {
+            OtherId::Empty => String::new(),
+            OtherId::PastTheLongest => format!("a{}bc", "😀".repeat(99)),
+            OtherId::Slash => "a/b".into(),
+            OtherId::Backslash => "a\\b".into(),
+            OtherId::Dots => "a..b".into(),
+            OtherId::Control => "a\u{7}b".into(),
+            OtherId::Longest => format!("a{}b", "😀".repeat(99)),
         }
     }
 }
@@ -404,7 +455,7 @@ impl<S> TailState<S> {
                 self.partial = false;
                 self.lines.extend([newline_ends, LineKind::ExitMarker]);
             }
-            Action::Read(_) | Action::RawRead(_) => {}
+            Action::Read(_) | Action::RawRead(_) | Action::ReadAs(_) => {}
         }
     }
 
@@ -423,6 +474,19 @@ impl<S> TailState<S> {
         };
         s.apply_to_log(action);
         s
+    }
+
+    /// The request a read with `lines` makes from this state: the agent's view, and the job
+    /// running as far as the caller knows (the model always peeks).
+    pub fn request(&self, lines: u8, raw: bool) -> bgtail::Request {
+        bgtail::Request {
+            lines: Some(f64::from(lines)),
+            raw,
+            bytes: self.view.map(Bytes::value),
+            peek: true,
+            running: self.running,
+            elapsed_secs: None,
+        }
     }
 
     /// Whether the job may still write: it runs, as far as the caller knows, and the wrapper

@@ -36,10 +36,11 @@ pub enum Bound {
     /// exactly the newlines the mark gives: a line bound of 5, 9 short lines, views of 11 and
     /// 14 bytes, appends and reads.
     LineBoundFromAMark,
-    /// Views asked by numbers that are not a whole number of bytes within the largest view
-    /// (0, -1, NaN, +Infinity, 1.5, 5000) beside a default view of 6 bytes: 3 short lines, a
-    /// partial one, condensed and raw reads.
-    OddViews,
+    /// Requests that are not plain: views asked by numbers that are not a whole number of
+    /// bytes within the largest view (0, -1, NaN, +Infinity, 1.5, 5000) beside a default view
+    /// of 6 bytes, and reads naming the job by each id upstream refuses and by the longest it
+    /// reads: 3 short lines, a partial one, condensed and raw reads.
+    OddRequests,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families (but the rewrites of one line) and kinds
@@ -73,7 +74,7 @@ impl Bound {
             Bound::NarrowViewCut => ModelConfig::narrow_view_cut(),
             Bound::StyledLines => ModelConfig::styled_lines(),
             Bound::LineBoundFromAMark => ModelConfig::line_bound_from_a_mark(),
-            Bound::OddViews => ModelConfig::odd_views(),
+            Bound::OddRequests => ModelConfig::odd_requests(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),
