@@ -30,6 +30,9 @@
 //!   (`fields`), and the exact engine's text says each count its format's way, none of
 //!   nothing (`format`).
 //! - **bounded output**: a condensed body fits the budget.
+//! - a read the running-job gate holds back says the job's state in one line, with the
+//!   caller's elapsed seconds, and leaves the bookmark alone ([`judge_gated`], under the
+//!   guarantees its statements are about).
 //! - **ids checked**: a read naming its job by an id upstream refuses is refused with
 //!   upstream's message, and one naming it by an id upstream reads is answered ([`judge_id`],
 //!   beside [`Judge::judge`]: a refusal has no text to judge).
@@ -50,6 +53,7 @@ mod drain;
 mod fields;
 mod filled;
 mod format;
+mod gate;
 mod ids;
 mod literal;
 mod plain;
@@ -65,6 +69,7 @@ mod verdict;
 
 pub use delivered::{Judge, Opening};
 pub use fields::Fields;
+pub use gate::judge_gated;
 pub use ids::{judge_id, refusal};
 pub use truth::{content_lines_of, line_bound_start, settled_end};
 pub use verdict::{Anomaly, AnomalyKind, Flags, LineRef, Verdict};

@@ -190,6 +190,9 @@ pub struct Flags {
     pub wrong_refusal: bool,
     /// A read named its job by an id the contract's id rule refuses.
     pub id_refused: bool,
+    /// A read of a job the caller says runs was made without `peek`: the running-job gate
+    /// held it back.
+    pub gated: bool,
 }
 
 /// The judge's verdict on one reply.
