@@ -1,7 +1,8 @@
 //! The bounds a model is checked at: the engine's limits, the log's length, which actions
 //! are taken and how often, and the named presets.
 
-use crate::state::{Bytes, LineKind, OtherId};
+use crate::requests::{Bytes, Elapsed, OtherId};
+use crate::state::LineKind;
 use bgtail::Limits;
 
 /// The most lines a model's log may hold: line texts are numbered by index, and a bound this
@@ -102,6 +103,9 @@ pub struct ModelConfig {
     /// The ids other than the model's own the agent may name the job by
     /// ([`Action::ReadAs`](crate::Action::ReadAs); empty: never).
     pub other_ids: Vec<OtherId>,
+    /// The elapsed times the agent may pass to a read without `peek` while the job runs
+    /// ([`Action::GatedRead`](crate::Action::GatedRead); empty: it always peeks).
+    pub gated_elapsed: Vec<Elapsed>,
     /// The kinds of complete lines the job appends.
     pub kinds: Vec<LineKind>,
     pub partial_lines: bool,
@@ -162,6 +166,7 @@ impl ModelConfig {
             raw_lines: vec![1],
             views: vec![Bytes::Whole(12)],
             other_ids: vec![],
+            gated_elapsed: vec![],
             kinds: vec![LineKind::Short, LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: true,
@@ -240,6 +245,7 @@ impl ModelConfig {
             read_lines: vec![1, 2],
             views: vec![Bytes::Whole(1)],
             other_ids: vec![],
+            gated_elapsed: vec![],
             kinds: vec![LineKind::Short],
             truncate: false,
             rewrite: false,
@@ -261,6 +267,7 @@ impl ModelConfig {
             raw_lines: vec![],
             views: vec![],
             other_ids: vec![],
+            gated_elapsed: vec![],
             kinds: vec![LineKind::Short],
             partial_lines: false,
             truncate: false,
@@ -294,6 +301,7 @@ impl ModelConfig {
             raw_lines: vec![],
             views: vec![],
             other_ids: vec![],
+            gated_elapsed: vec![],
             kinds: vec![LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: false,
@@ -409,6 +417,7 @@ impl ModelConfig {
                 Bytes::Whole(5000),
             ],
             other_ids: OtherId::ALL.to_vec(),
+            gated_elapsed: Elapsed::ALL.to_vec(),
             partial_lines: true,
             finish: true,
             ..Self::issue_28_gap()
@@ -448,6 +457,7 @@ impl ModelConfig {
             raw_lines: vec![2, 40],
             views: vec![Bytes::Whole(300), Bytes::Whole(1200)],
             other_ids: vec![],
+            gated_elapsed: vec![],
             kinds: vec![
                 LineKind::Short,
                 LineKind::Long,
@@ -514,6 +524,7 @@ impl ModelConfig {
             kinds: vec![LineKind::Short],
             views: vec![Bytes::Whole(1), Bytes::Whole(12)],
             other_ids: vec![],
+            gated_elapsed: vec![],
             rewrite_in_place: true,
             grow_partial: true,
             exit_marker: true,

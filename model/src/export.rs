@@ -1,8 +1,9 @@
 //! A path of the model as a replayable trace.
 
 use crate::model::{TailModel, JOB_ID, JOB_PATH};
+use crate::requests::Bytes;
+use crate::state::Action;
 use crate::state::TailState;
-use crate::state::{Action, Bytes};
 use bgtail::trace::{self, Event, Trace, Write};
 use bgtail::Engine;
 
@@ -24,6 +25,9 @@ impl<E: Engine> TailModel<E> {
                 // A trace's reads name its one job: a read of another id, which changes no
                 // bookmark of that job, is left out.
                 Action::ReadAs(_) => {}
+                // A trace's read carries no elapsed time, and the gate's reply changes nothing a
+                // later read sees: left out.
+                Action::GatedRead(_) => {}
                 Action::Finish => {
                     state.apply_to_log(action);
                     events.push(Event::Exit(trace::Exit {

@@ -23,6 +23,7 @@ mod export;
 pub mod induction;
 mod model;
 pub mod reach;
+mod requests;
 pub mod scope;
 mod search;
 mod state;
@@ -30,8 +31,9 @@ mod state;
 pub use bgtail::judge::Flags as ReplyVerdict;
 pub use config::{EngineChoice, ModelConfig, Times, MAX_LINES};
 pub use model::{renumber_generations, Explained, TailModel, JOB_ID, JOB_PATH};
+pub use requests::{Bytes, Elapsed, OtherId};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
-    line_text, partial_text, push_line_text, Action, Bytes, InPlace, LineKind, OtherId, Rendered,
-    SeenBytes, TailState, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
+    line_text, partial_text, push_line_text, Action, InPlace, LineKind, Rendered, SeenBytes,
+    TailState, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
 };

@@ -2,11 +2,12 @@
 //! transitions — every read through the real engine, judged by the one judge.
 
 use crate::config::{ModelConfig, Times, MAX_LINES};
+use crate::requests::{Elapsed, OtherId};
 use crate::scope;
-use crate::state::{Action, InPlace, LineKind, OtherId, SeenBytes, TailState};
-use bgtail::judge::{judge_id, refusal, Anomaly, Fields, Flags, ReadInput, Rules};
+use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
+use bgtail::judge::{judge_gated, judge_id, refusal, Anomaly, Fields, Flags, ReadInput, Rules};
 use bgtail::source::SliceLog;
-use bgtail::{Engine, ExactEngine, ExactState, Job, ShippedEngine};
+use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
 use stateright::{Model, Property};
 use std::fmt::Debug;
 
@@ -125,6 +126,9 @@ where
             actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
             actions.extend(c.raw_lines.iter().map(|&n| Action::RawRead(n)));
             actions.extend(c.other_ids.iter().map(|&id| Action::ReadAs(id)));
+            if state.running {
+                actions.extend(c.gated_elapsed.iter().map(|&e| Action::GatedRead(e)));
+            }
         }
         for &v in &c.views {
             let next = if state.view == Some(v) { None } else { Some(v) };
@@ -170,6 +174,9 @@ where
             }
             Action::ReadAs(id) => {
                 self.read_as(&mut s, id);
+            }
+            Action::GatedRead(elapsed) => {
+                self.gated_read(&mut s, elapsed);
             }
             other => {
                 if other.is_reset() {
@@ -279,6 +286,12 @@ where
             properties.push(Property::sometimes(
                 "a read named the job by an id upstream refuses",
                 |_, s: &Self::State| s.last.id_refused,
+            ));
+        }
+        if !self.config.gated_elapsed.is_empty() {
+            properties.push(Property::sometimes(
+                "the running-job gate held a read back",
+                |_, s: &Self::State| s.last.gated,
             ));
         }
         let [defaulted, floored, capped] = self.config.asks_views_oddly();
@@ -402,6 +415,43 @@ impl<E: Engine> TailModel<E> {
         anomaly
     }
 
+    /// A read without `peek` while the caller says the job runs, passing `elapsed`: the gate
+    /// holds it back, and its reply is held to the gate's rule alone
+    /// ([`bgtail::judge::judge_gated`]), bookmarks included: the read is made on the model's
+    /// own, which must come back as they were. What the judge found wrong.
+    pub(crate) fn gated_read(&self, s: &mut TailState<E::State>, elapsed: Elapsed) -> Vec<Anomaly> {
+        self.config.max_reads.count(&mut s.reads);
+        let rendered = s.render(&self.config.limits);
+        let log = SliceLog {
+            bytes: &rendered.bytes,
+            file_number: 0,
+            missing: false,
+        };
+        let request = Request {
+            peek: false,
+            elapsed_secs: elapsed.value(),
+            ..s.request(1, false)
+        };
+        let before = s.engine.clone();
+        let job = Job {
+            id: JOB_ID,
+            path: JOB_PATH,
+        };
+        // As in `read`: only an engine in another process that failed refuses the model's id.
+        let Ok(reply) = self.engine.read(&mut s.engine, job, &log, &request) else {
+            return Vec::new();
+        };
+        let found = judge_gated(request.elapsed_secs, &reply.text, s.engine != before);
+        for anomaly in &found {
+            match anomaly.kind.property() {
+                "nothing lost" => s.last.lost = true,
+                _ => s.last.dishonest = true,
+            }
+        }
+        s.last.gated = true;
+        found
+    }
+
     /// A path replayed step by step: each read's reply and what the judge found in it, so
     /// that a counterexample names its anomaly, line, expectation and reply.
     pub fn explain(&self, path: &[Action]) -> Vec<Explained> {
@@ -418,6 +468,13 @@ impl<E: Engine> TailModel<E> {
                             action: action.clone(),
                             text: None,
                             anomalies: anomaly.into_iter().collect(),
+                        };
+                    }
+                    Action::GatedRead(elapsed) => {
+                        return Explained {
+                            action: action.clone(),
+                            text: None,
+                            anomalies: self.gated_read(&mut s, *elapsed),
                         };
                     }
                     other => {

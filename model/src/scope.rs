@@ -54,6 +54,7 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
         Action::Read(_)
         | Action::RawRead(_)
         | Action::ReadAs(_)
+        | Action::GatedRead(_)
         | Action::SetView(_)
         | Action::Finish => true,
         Action::Append(_)

@@ -4,6 +4,8 @@
 use bgtail::judge::{Flags, Judge};
 use bgtail::Limits;
 
+use crate::requests::{Bytes, Elapsed, OtherId};
+
 /// What a line of the model's log looks like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum LineKind {
@@ -71,6 +73,11 @@ pub enum Action {
     /// answered, and made on a copy of the engine's bookmarks, which a refusal must leave as
     /// they were and an answer (a read of another job) leaves to that job.
     ReadAs(OtherId),
+    /// A condensed read of 1 line without `peek`, while the caller says the job runs, passing
+    /// this elapsed time: pi-bgrun 0.8.0's gate holds it back, and the reply is judged by the
+    /// gate's rule alone ([`bgtail::judge::judge_gated`]): the state line with the elapsed
+    /// seconds, nothing of the log, the bookmark left alone.
+    GatedRead(Elapsed),
     /// The agent passes this `bytes` view from now on (`None`: the default).
     SetView(Option<Bytes>),
     /// The log is cut to its first half (a new generation).
@@ -131,112 +138,6 @@ impl std::ops::Deref for SeenBytes {
 
     fn deref(&self) -> &[u8] {
         &self.0
-    }
-}
-
-/// The `bytes` the agent passes, as a JSON request (or a JavaScript caller) may carry it: a
-/// whole number of bytes, or a number the contract reads otherwise — a fraction is floored,
-/// a number that is not positive and finite asks for the default view, one past the largest
-/// view for the largest. `Debug` writes the number itself (`12`, `1.5`, `-1`, `NaN`, `inf`),
-/// so that a path reads as the requests it makes.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub enum Bytes {
-    /// This many bytes (0 is not positive: the default view).
-    Whole(u16),
-    /// This many bytes and a half: floored.
-    AndAHalf(u16),
-    /// -1: not positive.
-    Negative,
-    /// NaN, which JSON cannot carry and a JavaScript caller can: not a number.
-    NotANumber,
-    /// +Infinity: not finite.
-    Infinite,
-}
-
-impl Bytes {
-    /// The number the request carries.
-    pub fn value(self) -> f64 {
-        match self {
-            Bytes::Whole(n) => f64::from(n),
-            Bytes::AndAHalf(n) => f64::from(n) + 0.5,
-            Bytes::Negative => -1.0,
-            Bytes::NotANumber => f64::NAN,
-            Bytes::Infinite => f64::INFINITY,
-        }
-    }
-
-    /// Whether the request names a view narrower than `width` bytes by this number itself
-    /// (a whole number or a fraction below it), not by the default.
-    pub fn narrower_than(self, width: u16) -> bool {
-        match self {
-            Bytes::Whole(n) => n > 0 && n < width,
-            Bytes::AndAHalf(n) => n < width,
-            _ => false,
-        }
-    }
-}
-
-impl From<u16> for Bytes {
-    fn from(n: u16) -> Self {
-        Bytes::Whole(n)
-    }
-}
-
-impl std::fmt::Debug for Bytes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Bytes::Whole(n) => write!(f, "{n}"),
-            Bytes::AndAHalf(n) => write!(f, "{n}.5"),
-            Bytes::Negative => write!(f, "-1"),
-            Bytes::NotANumber => write!(f, "NaN"),
-            Bytes::Infinite => write!(f, "inf"),
-        }
-    }
-}
-
-/// An id a read may name its job by, other than the model's own: one upstream refuses for each
-/// of its reasons, alone, and the longest it reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-pub enum OtherId {
-    /// The empty id: missing.
-    Empty,
-    /// 201 UTF-16 units: one past the longest.
-    PastTheLongest,
-    /// `a/b`: a path's separator.
-    Slash,
-    /// `a\b`: Windows' separator.
-    Backslash,
-    /// `a..b`: a parent directory's name inside it.
-    Dots,
-    /// `a` BEL `b`: a control character.
-    Control,
-    /// 200 UTF-16 units (`a` and 99 smileys, each two units, and `b`): read.
-    Longest,
-}
-
-impl OtherId {
-    /// Every id of the kind, in order.
-    pub const ALL: [OtherId; 7] = [
-        OtherId::Empty,
-        OtherId::PastTheLongest,
-        OtherId::Slash,
-        OtherId::Backslash,
-        OtherId::Dots,
-        OtherId::Control,
-        OtherId::Longest,
-    ];
-
-    /// The id's text.
-    pub fn text(self) -> String {
-        match self {
-            OtherId::Empty => String::new(),
-            OtherId::PastTheLongest => format!("a{}bc", "😀".repeat(99)),
-            OtherId::Slash => "a/b".into(),
-            OtherId::Backslash => "a\\b".into(),
-            OtherId::Dots => "a..b".into(),
-            OtherId::Control => "a\u{7}b".into(),
-            OtherId::Longest => format!("a{}b", "😀".repeat(99)),
-        }
     }
 }
 
@@ -455,7 +356,7 @@ impl<S> TailState<S> {
                 self.partial = false;
                 self.lines.extend([newline_ends, LineKind::ExitMarker]);
             }
-            Action::Read(_) | Action::RawRead(_) | Action::ReadAs(_) => {}
+            Action::Read(_) | Action::RawRead(_) | Action::ReadAs(_) | Action::GatedRead(_) => {}
         }
     }
 

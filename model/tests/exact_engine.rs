@@ -2,7 +2,7 @@
 //! path the guarantees are about. Each check pins its unique state count: a change in the
 //! engine or the model that changes the space shows here first.
 
-use bgtail_model::{Action::*, Bytes, LineKind::*, ModelConfig, OtherId, TailModel};
+use bgtail_model::{Action::*, Bytes, Elapsed, LineKind::*, ModelConfig, OtherId, TailModel};
 use stateright::{Checker, Expectation, Model};
 
 /// Checks the exact engine at `config`: every property holds, every path is reached, and the
@@ -281,7 +281,9 @@ fn exact_counts_a_view_from_a_mark_before_it_against_the_line_bound() {
 /// Requests that are not plain: views asked by numbers that are not a whole number of bytes
 /// within the largest view (0, -1, NaN, +Infinity, 1.5, 5000; a default view of 6 bytes), each
 /// read as upstream's clamp reads it, and reads naming the job by each id upstream refuses and
-/// by the longest it reads. The judge reads `bytes` and ids with its own code.
+/// by the longest it reads, and reads without `peek` while the job runs, passing elapsed times
+/// the state line says as they are or as 0.0. The judge reads `bytes`, ids and elapsed times
+/// with its own code.
 #[test]
 fn exact_reads_requests_that_are_not_plain_as_upstream_does() {
     let checker = keeps_the_contract_reaching(
@@ -312,7 +314,11 @@ fn exact_reads_requests_that_are_not_plain_as_upstream_does() {
         "a read named the job by an id upstream refuses",
         vec![Append(Short), Read(1), ReadAs(OtherId::Dots)],
     );
-    assert_eq!(checker.unique_state_count(), 34_502);
+    checker.assert_discovery(
+        "the running-job gate held a read back",
+        vec![Append(Short), GatedRead(Elapsed::Seconds)],
+    );
+    assert_eq!(checker.unique_state_count(), 39_745);
 }
 
 /// The job's end (the wrapper's exit marker, a view narrower than the partial line, a partial

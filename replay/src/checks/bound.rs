@@ -38,8 +38,9 @@ pub enum Bound {
     LineBoundFromAMark,
     /// Requests that are not plain: views asked by numbers that are not a whole number of
     /// bytes within the largest view (0, -1, NaN, +Infinity, 1.5, 5000) beside a default view
-    /// of 6 bytes, and reads naming the job by each id upstream refuses and by the longest it
-    /// reads: 3 short lines, a partial one, condensed and raw reads.
+    /// of 6 bytes, reads naming the job by each id upstream refuses and by the longest it
+    /// reads, and reads the running-job gate holds back: 3 short lines, a partial one,
+    /// condensed and raw reads.
     OddRequests,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
