@@ -60,6 +60,7 @@ mod plain;
 mod print;
 mod reach;
 mod result_object;
+mod sizes;
 mod statements;
 #[cfg(test)]
 mod testing;

@@ -9,11 +9,11 @@
 //! saying the last line is still being written when the log has no partial
 //! line; a note naming a `lines` the caller never passed).
 
+use super::sizes::size_said;
 use super::text::{Claimed, Stated};
 use super::truth::Truth;
 use super::{Anomaly, AnomalyKind, Verdict};
 use crate::interface::api::Request;
-use crate::upstream::js::format_bytes;
 use crate::upstream::limits::Limits;
 
 /// Which of its forms a reply's text took.
@@ -241,8 +241,8 @@ fn check_left_out(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
 fn check_view(stated: &Stated, facts: &Facts<'_>, counted_whole: bool, v: &mut Verdict) {
     let (truth, limits) = (facts.truth, facts.limits);
     let expected = (truth.origin > 0).then(|| super::text::ViewNote {
-        window: format_bytes(truth.view_bytes as f64),
-        size: format_bytes(truth.len as f64),
+        window: size_said(truth.view_bytes as f64),
+        size: size_said(truth.len as f64),
     });
     if stated.view != expected {
         wrong(
@@ -268,7 +268,7 @@ fn check_view(stated: &Stated, facts: &Facts<'_>, counted_whole: bool, v: &mut V
 /// cuts the line may leave the note out, never name another cap.
 fn check_cap(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
     let marker = facts.truth.exit;
-    let cap = marker.and_then(|m| m.cap).map(format_bytes);
+    let cap = marker.and_then(|m| m.cap).map(size_said);
     let in_view = marker.is_some_and(|m| m.start >= facts.truth.origin);
     let wrong_cap = stated.cap.is_some() && stated.cap != cap;
     if wrong_cap || (stated.cap.is_none() && in_view && cap.is_some()) {
