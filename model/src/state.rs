@@ -46,10 +46,12 @@ impl LineKind {
 }
 
 /// The wrapper's exit line as the model writes it, in each text variant (a rewrite changes the
-/// exit code): a cap is recorded, so that every read of it is held to the note on the cap.
+/// exit code and the cap, and keeps the length): a cap is recorded, so that every read of it
+/// is held to the note on the cap, which says one in KiB and one in MiB (976.6 KiB, 2.6 MiB),
+/// each rounded to a tenth.
 pub const EXIT_LINES: [&str; 2] = [
-    "__BGRUN_EXIT__=0 truncated=40",
-    "__BGRUN_EXIT__=1 truncated=40",
+    "__BGRUN_EXIT__=0 truncated=1000000",
+    "__BGRUN_EXIT__=1 truncated=2726298",
 ];
 
 /// A step of the model: what the agent or the job does.
