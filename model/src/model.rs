@@ -345,19 +345,12 @@ impl<E: Engine> TailModel<E> {
         self.config.max_reads.count(&mut s.reads);
         s.unread_rewrite = None;
         let rendered = s.render(&self.config.limits);
-        let log = SliceLog {
-            bytes: &rendered.bytes,
-            file_number: 0,
-            missing: false,
-        };
         let request = s.request(lines, raw);
-        let job = Job {
-            id: JOB_ID,
-            path: JOB_PATH,
-        };
         // The model's id is valid, so only an engine in another process that failed refuses
         // a read: nothing to judge, and the caller reports the failure when the check ends.
-        let reply = self.engine.read(&mut s.engine, job, &log, &request).ok()?;
+        let reply = self
+            .call(&mut s.engine, &rendered.bytes, JOB_ID, &request)
+            .ok()?;
         // Only where resets are not counted: a counted bound is finite as it is, and there the
         // states stay the engine's own, comparable with an engine in another process.
         if let (Times::Any, Some(quotient)) = (self.config.max_resets, self.quotient) {
@@ -386,6 +379,23 @@ impl<E: Engine> TailModel<E> {
         Some((reply.text, verdict))
     }
 
+    /// One call of the engine on `log`, the job named `id` at the model's path.
+    fn call(
+        &self,
+        engine: &mut E::State,
+        log: &[u8],
+        id: &str,
+        request: &Request,
+    ) -> Result<bgtail::Reply, bgtail::Rejected> {
+        let log = SliceLog {
+            bytes: log,
+            file_number: 0,
+            missing: false,
+        };
+        let job = Job { id, path: JOB_PATH };
+        self.engine.read(engine, job, &log, request)
+    }
+
     /// A read naming the job by `id`, held to the contract's id rule alone
     /// ([`bgtail::judge::judge_id`]): a refusal has no text to judge, and an answer is a read
     /// of another job. Made on a copy of the engine's bookmarks, so that the model's job keeps
@@ -394,20 +404,9 @@ impl<E: Engine> TailModel<E> {
     pub(crate) fn read_as(&self, s: &mut TailState<E::State>, id: OtherId) -> Option<Anomaly> {
         self.config.max_reads.count(&mut s.reads);
         let rendered = s.render(&self.config.limits);
-        let log = SliceLog {
-            bytes: &rendered.bytes,
-            file_number: 0,
-            missing: false,
-        };
         let text = id.text();
-        let job = Job {
-            id: &text,
-            path: JOB_PATH,
-        };
         let mut engine = s.engine.clone();
-        let outcome = self
-            .engine
-            .read(&mut engine, job, &log, &s.request(1, false));
+        let outcome = self.call(&mut engine, &rendered.bytes, &text, &s.request(1, false));
         let refused = outcome.as_ref().err().map(|r| r.0.as_str());
         let anomaly = judge_id(&text, refused, engine != s.engine);
         s.last.wrong_refusal = anomaly.is_some();
@@ -422,23 +421,14 @@ impl<E: Engine> TailModel<E> {
     pub(crate) fn gated_read(&self, s: &mut TailState<E::State>, elapsed: Elapsed) -> Vec<Anomaly> {
         self.config.max_reads.count(&mut s.reads);
         let rendered = s.render(&self.config.limits);
-        let log = SliceLog {
-            bytes: &rendered.bytes,
-            file_number: 0,
-            missing: false,
-        };
         let request = Request {
             peek: false,
             elapsed_secs: elapsed.value(),
             ..s.request(1, false)
         };
         let before = s.engine.clone();
-        let job = Job {
-            id: JOB_ID,
-            path: JOB_PATH,
-        };
         // As in `read`: only an engine in another process that failed refuses the model's id.
-        let Ok(reply) = self.engine.read(&mut s.engine, job, &log, &request) else {
+        let Ok(reply) = self.call(&mut s.engine, &rendered.bytes, JOB_ID, &request) else {
             return Vec::new();
         };
         let found = judge_gated(request.elapsed_secs, &reply.text, s.engine != before);
