@@ -278,6 +278,17 @@ mod tests {
     }
 
     #[test]
+    fn a_prefix_of_plain_text_holds_exactly_its_units() {
+        for units in 0..5 {
+            let p = Utf16Prefix::of("abcd", units);
+            assert_eq!(
+                (p.text.as_str(), p.lone_high),
+                (&"abcd"[..units.min(4)], None)
+            );
+        }
+    }
+
+    #[test]
     fn bytes_format_like_upstream() {
         assert_eq!(format_bytes(900.0), "900 bytes");
         assert_eq!(format_bytes(1000.0), "1000 bytes");
