@@ -200,7 +200,6 @@ where
             Property::always("resets seen", |_, s: &Self::State| !s.last.wrong_reset),
             Property::always("bounded output", |_, s: &Self::State| !s.last.over_budget),
         ];
-        let refuses = |id: &OtherId| refusal(&id.text()).is_some();
         if !self.config.other_ids.is_empty() {
             properties.push(Property::always("ids checked", |_, s: &Self::State| {
                 !s.last.wrong_refusal
@@ -234,30 +233,7 @@ where
                 |_, s: &Self::State| s.last.folded && s.last.forgot,
             ));
         }
-        if self.config.rewrite_in_place {
-            properties.push(Property::sometimes(
-                "a seen last line rewritten behind the head",
-                |_, s: &Self::State| s.unread_rewrite == Some(InPlace::LastLine),
-            ));
-            properties.push(Property::sometimes(
-                "a seen partial line redrawn behind the head",
-                |_, s: &Self::State| s.unread_rewrite == Some(InPlace::PartialLine),
-            ));
-        }
-        if self.config.exit_marker {
-            properties.push(Property::sometimes(
-                "a read found the exit marker while the caller said the job runs",
-                |_, s: &Self::State| s.last.exit_marker && s.running,
-            ));
-            properties.push(Property::sometimes(
-                "the exit marker's newline completed a shown partial line",
-                |_, s: &Self::State| {
-                    // Nothing follows the marker, so the completed line is the one it ended.
-                    s.last.partial_completed
-                        && s.lines.ends_with(&[LineKind::Ended, LineKind::ExitMarker])
-                },
-            ));
-        }
+        properties.extend(self.end_and_rewrite_properties());
         if self.config.reaches_view_inside_partial() {
             properties.push(Property::sometimes(
                 "a read's view started inside its partial line",
@@ -282,37 +258,7 @@ where
                 |_, s: &Self::State| s.last.escapes_stripped,
             ));
         }
-        if self.config.other_ids.iter().any(refuses) {
-            properties.push(Property::sometimes(
-                "a read named the job by an id upstream refuses",
-                |_, s: &Self::State| s.last.id_refused,
-            ));
-        }
-        if !self.config.gated_elapsed.is_empty() {
-            properties.push(Property::sometimes(
-                "the running-job gate held a read back",
-                |_, s: &Self::State| s.last.gated,
-            ));
-        }
-        let [defaulted, floored, capped] = self.config.asks_views_oddly();
-        if defaulted {
-            properties.push(Property::sometimes(
-                "a read asked for a view by a number not positive and finite",
-                |_, s: &Self::State| s.last.view_defaulted,
-            ));
-        }
-        if floored {
-            properties.push(Property::sometimes(
-                "a read asked for a view by a fraction",
-                |_, s: &Self::State| s.last.view_floored,
-            ));
-        }
-        if capped {
-            properties.push(Property::sometimes(
-                "a read asked for a view past the largest",
-                |_, s: &Self::State| s.last.view_capped,
-            ));
-        }
+        properties.extend(self.request_properties());
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.
@@ -330,6 +276,83 @@ where
         s.lines.len() + usize::from(s.partial) <= c.max_lines as usize
             && c.max_reads.contains(s.reads)
             && c.max_resets.contains(s.resets)
+    }
+}
+
+impl<E> TailModel<E>
+where
+    E: Engine + Send + Sync + 'static,
+    E::State: Send + Sync,
+{
+    /// The `sometimes` of the job's own rewrites in place behind the head and of its end (the
+    /// wrapper's exit marker), where the bound makes them.
+    fn end_and_rewrite_properties(&self) -> Vec<Property<Self>> {
+        let mut properties = Vec::new();
+        if self.config.rewrite_in_place {
+            properties.push(Property::sometimes(
+                "a seen last line rewritten behind the head",
+                |_, s: &TailState<E::State>| s.unread_rewrite == Some(InPlace::LastLine),
+            ));
+            properties.push(Property::sometimes(
+                "a seen partial line redrawn behind the head",
+                |_, s: &TailState<E::State>| s.unread_rewrite == Some(InPlace::PartialLine),
+            ));
+        }
+        if self.config.exit_marker {
+            properties.push(Property::sometimes(
+                "a read found the exit marker while the caller said the job runs",
+                |_, s: &TailState<E::State>| s.last.exit_marker && s.running,
+            ));
+            properties.push(Property::sometimes(
+                "the exit marker's newline completed a shown partial line",
+                |_, s: &TailState<E::State>| {
+                    // Nothing follows the marker, so the completed line is the one it ended.
+                    s.last.partial_completed
+                        && s.lines.ends_with(&[LineKind::Ended, LineKind::ExitMarker])
+                },
+            ));
+        }
+        properties
+    }
+
+    /// The `sometimes` of the requests a bound makes beyond plain reads
+    /// ([`crate::requests`]): each way it asks for a view, reads by ids upstream refuses, reads
+    /// the running-job gate holds back.
+    fn request_properties(&self) -> Vec<Property<Self>> {
+        let mut properties = Vec::new();
+        let refuses = |id: &OtherId| refusal(&id.text()).is_some();
+        if self.config.other_ids.iter().any(refuses) {
+            properties.push(Property::sometimes(
+                "a read named the job by an id upstream refuses",
+                |_, s: &TailState<E::State>| s.last.id_refused,
+            ));
+        }
+        if !self.config.gated_elapsed.is_empty() {
+            properties.push(Property::sometimes(
+                "the running-job gate held a read back",
+                |_, s: &TailState<E::State>| s.last.gated,
+            ));
+        }
+        let [defaulted, floored, capped] = self.config.asks_views_oddly();
+        if defaulted {
+            properties.push(Property::sometimes(
+                "a read asked for a view by a number not positive and finite",
+                |_, s: &TailState<E::State>| s.last.view_defaulted,
+            ));
+        }
+        if floored {
+            properties.push(Property::sometimes(
+                "a read asked for a view by a fraction",
+                |_, s: &TailState<E::State>| s.last.view_floored,
+            ));
+        }
+        if capped {
+            properties.push(Property::sometimes(
+                "a read asked for a view past the largest",
+                |_, s: &TailState<E::State>| s.last.view_capped,
+            ));
+        }
+        properties
     }
 }
 

@@ -5,11 +5,11 @@ use super::drain::{self, Drained};
 use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
 use super::truth::{Truth, ViewAsked};
-use super::verdict::{Anomaly, AnomalyKind, LineRef, Verdict};
-use super::{fields, filled, format, statements, Judge, Opening, ReadInput, Rules};
+use super::verdict::{summary, Anomaly, AnomalyKind, Flags, LineRef, Verdict};
+use super::{fields, filled, format, resets, statements, Judge, Opening, ReadInput, Rules};
 use crate::formats::codex_reply::{self as codex, CodexReply};
 use crate::upstream::condense::TextFormat;
-use crate::upstream::js::{truncate_utf16, utf16_len};
+use crate::upstream::js::utf16_len;
 use crate::upstream::limits::Limits;
 
 /// One read's facts, as the guarantees' checks share them.
@@ -20,12 +20,6 @@ struct Read<'a> {
     aligned: &'a Aligned,
     /// The window's lines never delivered in this generation before this reply.
     undelivered: &'a [usize],
-}
-
-/// The reply's text in a few words, for an anomaly's "said".
-fn summary(text: &str) -> String {
-    let first = text.lines().next().unwrap_or("");
-    format!("{:?}", truncate_utf16(first, 100))
 }
 
 impl Judge {
@@ -78,17 +72,8 @@ impl Judge {
         };
         check_claims(&truth, &claims, &aligned, &mut v);
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
-        v.flags.folded = aligned.folded;
-        v.flags.escapes_stripped = aligned.condensing.escapes > 0;
-        v.flags.bound_cut = truth.bound_hit;
-        v.flags.exit_marker = truth.exit.is_some();
-        v.flags.view_inside_partial = truth.view_inside_partial;
-        v.flags.view_defaulted = truth.view_asked == ViewAsked::Defaulted;
-        v.flags.view_floored = truth.view_asked == ViewAsked::Floored;
-        v.flags.view_capped = truth.view_asked == ViewAsked::Capped;
-        v.flags.reset_reported = claimed.reset;
-        v.flags.forgot = claimed.forgot;
-        check_reset(opening, input, &claimed, &mut v);
+        path_flags(&truth, &aligned, &claimed, &mut v.flags);
+        resets::check_reset(opening, input, &claimed, &mut v);
         // The window's lines never delivered in this generation before this reply.
         let undelivered: Vec<usize> = (truth.window_start..truth.complete)
             .filter(|&i| !self.was_delivered(truth.spans[i]))
@@ -438,54 +423,18 @@ fn parse<'a>(
     }
 }
 
-/// Resets seen: a reset is reported exactly when a new generation began (the first read
-/// excepted), and the reason it gives is true.
-fn check_reset(opening: Opening, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
-    check_reset_reason(opening, input, claimed, v);
-    if opening != Opening::First && claimed.reset != v.new_generation {
-        v.push(Anomaly::new(
-            AnomalyKind::WrongReset,
-            None,
-            if v.new_generation {
-                "a reset reported (the log no longer continues what the last read saw)"
-            } else {
-                "no reset (the log continues what the last read saw)"
-            },
-            summary(input.text),
-        ));
-    }
-}
-
-/// A reset's stated reason against what happened to the log: another file at the path is
-/// named exactly when another file sits there, and at the same file "the log shrank" exactly
-/// when it is shorter than the last read saw. A reason that names what did not happen is an
-/// untrue reason. (A rewrite and a cut that grew back leave the same bytes, so the judge
-/// cannot tell them apart: the exact engine's words for them name both.)
-fn check_reset_reason(opening: Opening, input: &ReadInput<'_>, claimed: &Claimed, v: &mut Verdict) {
-    let Opening::NewGeneration { shrank } = opening else {
-        return;
-    };
-    // What happened, as the judge sees it: another file at the path (`shrank` is `None`), or
-    // the same file, shorter than the last read saw or not.
-    let other_file = shrank.is_none();
-    let untrue =
-        |truth: &str| Anomaly::new(AnomalyKind::UntrueReason, None, truth, summary(input.text));
-    if let Some(said) = claimed.other_file.filter(|&said| said != other_file) {
-        v.push(untrue(if said {
-            "a reason of the same file (it still sits at the path)"
-        } else {
-            "another file at the path as the reason (the last read saw another file)"
-        }));
-    }
-    if let (Some(shrank), Some(said)) = (shrank, claimed.shrank) {
-        if said != shrank {
-            v.push(untrue(if shrank {
-                "a reset for the shrink (the log is shorter than the last read saw)"
-            } else {
-                "a reason other than a shrink (the log is not shorter than the last read saw)"
-            }));
-        }
-    }
+/// The flags of the paths a reply took, which a model asks to be reached.
+fn path_flags(truth: &Truth, aligned: &Aligned, claimed: &Claimed, flags: &mut Flags) {
+    flags.folded = aligned.folded;
+    flags.escapes_stripped = aligned.condensing.escapes > 0;
+    flags.bound_cut = truth.bound_hit;
+    flags.exit_marker = truth.exit.is_some();
+    flags.view_inside_partial = truth.view_inside_partial;
+    flags.view_defaulted = truth.view_asked == ViewAsked::Defaulted;
+    flags.view_floored = truth.view_asked == ViewAsked::Floored;
+    flags.view_capped = truth.view_asked == ViewAsked::Capped;
+    flags.reset_reported = claimed.reset;
+    flags.forgot = claimed.forgot;
 }
 
 /// The request as the judge cuts the window by: a reader with no line window owes every line

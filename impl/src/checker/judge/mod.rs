@@ -59,6 +59,7 @@ mod literal;
 mod plain;
 mod print;
 mod reach;
+mod resets;
 mod result_object;
 mod sizes;
 mod statements;

@@ -238,6 +238,12 @@ impl Verdict {
     }
 }
 
+/// The reply's text in a few words, for an anomaly's "said".
+pub(super) fn summary(text: &str) -> String {
+    let first = text.lines().next().unwrap_or("");
+    format!("{:?}", truncate_utf16(first, 100))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
