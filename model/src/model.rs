@@ -5,7 +5,9 @@ use crate::config::{ModelConfig, Times, MAX_LINES};
 use crate::requests::{Elapsed, OtherId};
 use crate::scope;
 use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
-use bgtail::judge::{judge_gated, judge_id, refusal, Anomaly, Fields, Flags, ReadInput, Rules};
+use bgtail::judge::{
+    judge_gated, judge_id, refusal, Anomaly, AnomalyKind, Fields, Flags, ReadInput, Rules,
+};
 use bgtail::source::SliceLog;
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
 use stateright::{Model, Property};
@@ -456,8 +458,8 @@ impl<E: Engine> TailModel<E> {
         };
         let found = judge_gated(request.elapsed_secs, &reply.text, s.engine != before);
         for anomaly in &found {
-            match anomaly.kind.property() {
-                "nothing lost" => s.last.lost = true,
+            match anomaly.kind {
+                AnomalyKind::Lost => s.last.lost = true,
                 _ => s.last.dishonest = true,
             }
         }
