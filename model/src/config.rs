@@ -1,7 +1,7 @@
 //! The bounds a model is checked at: the engine's limits, the log's length, which actions
 //! are taken and how often, and the named presets.
 
-use crate::requests::{Bytes, Elapsed, OtherId};
+use crate::requests::{Bytes, Elapsed, Lines, OtherId};
 use crate::state::LineKind;
 use bgtail::Limits;
 
@@ -106,6 +106,9 @@ pub struct ModelConfig {
     /// The elapsed times the agent may pass to a read without `peek` while the job runs
     /// ([`Action::GatedRead`](crate::Action::GatedRead); empty: it always peeks).
     pub gated_elapsed: Vec<Elapsed>,
+    /// The `lines` of condensed reads that are not a whole number of at least 1
+    /// ([`Action::ReadOddly`](crate::Action::ReadOddly); empty: never).
+    pub odd_lines: Vec<Lines>,
     /// The kinds of complete lines the job appends.
     pub kinds: Vec<LineKind>,
     pub partial_lines: bool,
@@ -167,6 +170,7 @@ impl ModelConfig {
             views: vec![Bytes::Whole(12)],
             other_ids: vec![],
             gated_elapsed: vec![],
+            odd_lines: vec![],
             kinds: vec![LineKind::Short, LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: true,
@@ -246,6 +250,7 @@ impl ModelConfig {
             views: vec![Bytes::Whole(1)],
             other_ids: vec![],
             gated_elapsed: vec![],
+            odd_lines: vec![],
             kinds: vec![LineKind::Short],
             truncate: false,
             rewrite: false,
@@ -268,6 +273,7 @@ impl ModelConfig {
             views: vec![],
             other_ids: vec![],
             gated_elapsed: vec![],
+            odd_lines: vec![],
             kinds: vec![LineKind::Short],
             partial_lines: false,
             truncate: false,
@@ -302,6 +308,7 @@ impl ModelConfig {
             views: vec![],
             other_ids: vec![],
             gated_elapsed: vec![],
+            odd_lines: vec![],
             kinds: vec![LineKind::Long, LineKind::Repeated],
             partial_lines: true,
             truncate: false,
@@ -393,12 +400,14 @@ impl ModelConfig {
     /// by numbers that are not a whole number of bytes within the largest view: 0, -1, NaN and
     /// +Infinity (not positive and finite: the default view), 1.5 (floored to 1 byte) and 5000
     /// (past the largest view, 4 KiB), with a default view of 6 bytes, so that each asks for a
-    /// view other than its neighbours' and narrower than the log; and reads naming the job by
-    /// each id upstream refuses, for each of its reasons alone, and by the longest it reads.
-    /// Short lines and a partial one, up to 3 lines, condensed reads of 1 and 2 and raw reads
-    /// of 1, any number of reads, and the job's finish. A clamp that read a view as upstream
-    /// does not (0 as no bytes, -1 as a number of bytes), or an id check that let a path-like
-    /// id through, breaks a property; CI's bounds pass whole numbers and the model's one id.
+    /// view other than its neighbours' and narrower than the log; windows asked by `lines` of
+    /// 1.5 (floored), 0 and -1 (raised to 1), NaN (the default, 40 lines) and +Infinity (every
+    /// line); and reads naming the job by each id upstream refuses, for each of its reasons
+    /// alone, and by the longest it reads. Short lines and a partial one, up to 3 lines,
+    /// condensed reads of 1 and 2 and raw reads of 1, any number of reads, and the job's
+    /// finish. A clamp that read a view as upstream does not (0 as no bytes, -1 as a number of
+    /// bytes), a window of NaN lines read as 1, or an id check that let a path-like id
+    /// through, breaks a property; CI's bounds pass whole numbers and the model's one id.
     pub fn odd_requests() -> Self {
         let mut limits = Self::tiny_limits();
         limits.view_default = 6;
@@ -418,6 +427,7 @@ impl ModelConfig {
             ],
             other_ids: OtherId::ALL.to_vec(),
             gated_elapsed: Elapsed::ALL.to_vec(),
+            odd_lines: Lines::ALL.to_vec(),
             partial_lines: true,
             finish: true,
             ..Self::issue_28_gap()
@@ -434,6 +444,19 @@ impl ModelConfig {
             asks(|b, _| !(b.value().is_finite() && b.value() > 0.0)),
             asks(|b, max| matches!(b, Bytes::AndAHalf(n) if u64::from(n) < max)),
             asks(|b, max| matches!(b, Bytes::Whole(n) if u64::from(n) > max)),
+        ]
+    }
+
+    /// Whether the agent may ask for a window by NaN, a fraction above 1, a number below 1, or
+    /// +Infinity: which of the judge's ways of reading `lines` (other than plainly) the bound
+    /// reaches.
+    pub fn asks_windows_oddly(&self) -> [bool; 4] {
+        let asks = |odd: fn(f64) -> bool| self.odd_lines.iter().any(|l| odd(l.value()));
+        [
+            asks(f64::is_nan),
+            asks(|n| n > 1.0 && n.fract() != 0.0),
+            asks(|n| n < 1.0),
+            asks(|n| n == f64::INFINITY),
         ]
     }
 
@@ -458,6 +481,7 @@ impl ModelConfig {
             views: vec![Bytes::Whole(300), Bytes::Whole(1200)],
             other_ids: vec![],
             gated_elapsed: vec![],
+            odd_lines: vec![],
             kinds: vec![
                 LineKind::Short,
                 LineKind::Long,
@@ -525,6 +549,7 @@ impl ModelConfig {
             views: vec![Bytes::Whole(1), Bytes::Whole(12)],
             other_ids: vec![],
             gated_elapsed: vec![],
+            odd_lines: vec![],
             rewrite_in_place: true,
             grow_partial: true,
             exit_marker: true,

@@ -15,13 +15,18 @@ impl<E: Engine> TailModel<E> {
         let mut events = Vec::new();
         let mut state = TailState::empty(());
         for action in actions {
-            match action {
-                Action::Read(n) | Action::RawRead(n) => events.push(Event::Read(trace::Read {
-                    lines: Some(f64::from(*n).into()),
-                    raw: matches!(action, Action::RawRead(_)),
+            if let Some((lines, raw)) = action.own_read() {
+                // A `lines` JSON cannot carry (NaN, +Infinity) is held as it is in the trace;
+                // its JSON text writes it as `null`.
+                events.push(Event::Read(trace::Read {
+                    lines: Some(lines.into()),
+                    raw,
                     bytes: state.view.map(Bytes::value),
                     ..trace::Read::default()
-                })),
+                }));
+                continue;
+            }
+            match action {
                 // A trace's reads name its one job: a read of another id, which changes no
                 // bookmark of that job, is left out.
                 Action::ReadAs(_) => {}

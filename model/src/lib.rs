@@ -31,7 +31,7 @@ mod state;
 pub use bgtail::judge::Flags as ReplyVerdict;
 pub use config::{EngineChoice, ModelConfig, Times, MAX_LINES};
 pub use model::{renumber_generations, Explained, TailModel, JOB_ID, JOB_PATH};
-pub use requests::{Bytes, Elapsed, OtherId};
+pub use requests::{Bytes, Elapsed, Lines, OtherId};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
     line_text, partial_text, push_line_text, Action, InPlace, LineKind, Rendered, SeenBytes,

@@ -127,6 +127,7 @@ where
         if c.max_reads.allows_another(state.reads) {
             actions.extend(c.read_lines.iter().map(|&n| Action::Read(n)));
             actions.extend(c.raw_lines.iter().map(|&n| Action::RawRead(n)));
+            actions.extend(c.odd_lines.iter().map(|&l| Action::ReadOddly(l)));
             actions.extend(c.other_ids.iter().map(|&id| Action::ReadAs(id)));
             if state.running {
                 actions.extend(c.gated_elapsed.iter().map(|&e| Action::GatedRead(e)));
@@ -168,11 +169,9 @@ where
         let mut s = last.clone();
         s.last = Flags::default();
         match action {
-            Action::Read(n) => {
-                self.read(&mut s, n, false);
-            }
-            Action::RawRead(n) => {
-                self.read(&mut s, n, true);
+            Action::Read(_) | Action::RawRead(_) | Action::ReadOddly(_) => {
+                let (lines, raw) = action.own_read().expect("a read of the model's own id");
+                self.read(&mut s, lines, raw);
             }
             Action::ReadAs(id) => {
                 self.read_as(&mut s, id);
@@ -354,6 +353,33 @@ where
                 |_, s: &TailState<E::State>| s.last.view_capped,
             ));
         }
+        let [nan, fraction, below_one, infinite] = self.config.asks_windows_oddly();
+        type Reached<E> = fn(&TailModel<E>, &TailState<<E as Engine>::State>) -> bool;
+        let windows: [(bool, &'static str, Reached<E>); 4] = [
+            (nan, "a read asked for a window by NaN", |_, s| {
+                s.last.lines_defaulted
+            }),
+            (
+                fraction,
+                "a read asked for a window by a fraction",
+                |_, s| s.last.lines_floored,
+            ),
+            (
+                below_one,
+                "a read asked for a window below 1 line",
+                |_, s| s.last.lines_raised,
+            ),
+            (
+                infinite,
+                "a read asked for a window past every line",
+                |_, s| s.last.lines_unbounded,
+            ),
+        ];
+        for (asked, name, reached) in windows {
+            if asked {
+                properties.push(Property::sometimes(name, reached));
+            }
+        }
         properties
     }
 }
@@ -364,7 +390,7 @@ impl<E: Engine> TailModel<E> {
     pub(crate) fn read(
         &self,
         s: &mut TailState<E::State>,
-        lines: u8,
+        lines: f64,
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
         self.config.max_reads.count(&mut s.reads);
@@ -431,7 +457,7 @@ impl<E: Engine> TailModel<E> {
         let rendered = s.render(&self.config.limits);
         let text = id.text();
         let mut engine = s.engine.clone();
-        let outcome = self.call(&mut engine, &rendered.bytes, &text, &s.request(1, false));
+        let outcome = self.call(&mut engine, &rendered.bytes, &text, &s.request(1.0, false));
         let refused = outcome.as_ref().err().map(|r| r.0.as_str());
         let anomaly = judge_id(&text, refused, engine != s.engine);
         s.last.wrong_refusal = anomaly.is_some();
@@ -449,7 +475,7 @@ impl<E: Engine> TailModel<E> {
         let request = Request {
             peek: false,
             elapsed_secs: elapsed.value(),
-            ..s.request(1, false)
+            ..s.request(1.0, false)
         };
         let before = s.engine.clone();
         // As in `read`: only an engine in another process that failed refuses the model's id.
@@ -475,8 +501,10 @@ impl<E: Engine> TailModel<E> {
             .map(|action| {
                 s.last = Flags::default();
                 let read = match action {
-                    Action::Read(n) => self.read(&mut s, *n, false),
-                    Action::RawRead(n) => self.read(&mut s, *n, true),
+                    Action::Read(_) | Action::RawRead(_) | Action::ReadOddly(_) => {
+                        let (lines, raw) = action.own_read().expect("a read of the model's own id");
+                        self.read(&mut s, lines, raw)
+                    }
                     Action::ReadAs(id) => {
                         let anomaly = self.read_as(&mut s, *id);
                         return Explained {

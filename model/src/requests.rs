@@ -1,5 +1,5 @@
 //! What the agent's requests carry beyond the model's plain reads: the `bytes` it asks a view
-//! by, the ids it may name the job by, the elapsed time it passes to a read the running-job
+//! by, the `lines` it asks a window by, the ids it may name the job by, the elapsed time it passes to a read the running-job
 //! gate holds back. Each names the values a JSON caller (or a JavaScript one) may send that
 //! upstream reads otherwise than plainly.
 
@@ -59,6 +59,56 @@ impl std::fmt::Debug for Bytes {
             Bytes::Negative => write!(f, "-1"),
             Bytes::NotANumber => write!(f, "NaN"),
             Bytes::Infinite => write!(f, "inf"),
+        }
+    }
+}
+
+/// A `lines` a condensed read passes that is not a whole number of at least 1, as a JSON
+/// request (or a JavaScript caller) may carry it: the contract floors a fraction, raises a
+/// number below 1 to 1 line, reads NaN as no `lines` (the default window) and +Infinity as
+/// every line. `Debug` writes the number itself, as [`Bytes`]' does.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub enum Lines {
+    /// 1.5: floored to 1.
+    OneAndAHalf,
+    /// 0: raised to 1.
+    Zero,
+    /// -1: raised to 1.
+    Negative,
+    /// NaN, which JSON cannot carry and a JavaScript caller can: the default window.
+    NotANumber,
+    /// +Infinity: every line of the view.
+    Infinite,
+}
+
+impl Lines {
+    /// Every `lines` of the kind, in order.
+    pub const ALL: [Lines; 5] = [
+        Lines::OneAndAHalf,
+        Lines::Zero,
+        Lines::Negative,
+        Lines::NotANumber,
+        Lines::Infinite,
+    ];
+
+    /// The number the request carries.
+    pub fn value(self) -> f64 {
+        match self {
+            Lines::OneAndAHalf => 1.5,
+            Lines::Zero => 0.0,
+            Lines::Negative => -1.0,
+            Lines::NotANumber => f64::NAN,
+            Lines::Infinite => f64::INFINITY,
+        }
+    }
+}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lines::NotANumber => write!(f, "NaN"),
+            Lines::Infinite => write!(f, "inf"),
+            other => write!(f, "{}", other.value()),
         }
     }
 }

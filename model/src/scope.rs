@@ -53,6 +53,7 @@ pub fn retain_in_scope<S>(state: &TailState<S>, actions: &mut Vec<Action>, limit
     actions.retain(|action| match action {
         Action::Read(_)
         | Action::RawRead(_)
+        | Action::ReadOddly(_)
         | Action::ReadAs(_)
         | Action::GatedRead(_)
         | Action::SetView(_)

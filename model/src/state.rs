@@ -4,7 +4,7 @@
 use bgtail::judge::{Flags, Judge};
 use bgtail::Limits;
 
-use crate::requests::{Bytes, Elapsed, OtherId};
+use crate::requests::{Bytes, Elapsed, Lines, OtherId};
 
 /// What a line of the model's log looks like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -70,6 +70,9 @@ pub enum Action {
     Read(u8),
     /// A raw read with this `lines`.
     RawRead(u8),
+    /// A condensed read with a `lines` that is not a whole number of at least 1, which the
+    /// contract reads otherwise than plainly (floored, raised to 1, the default, every line).
+    ReadOddly(Lines),
     /// A condensed read of 1 line naming the job by another id than the model's
     /// ([`JOB_ID`](crate::JOB_ID)): judged by the contract's id rule alone, refused or
     /// answered, and made on a copy of the engine's bookmarks, which a refusal must leave as
@@ -111,6 +114,17 @@ impl Action {
             self,
             Action::Truncate | Action::Rewrite | Action::RewriteLast | Action::RewritePartial
         )
+    }
+
+    /// The `lines` and whether it is raw, for a read of the job by the model's own id and
+    /// with `peek` (the reads the judge holds to the read rule); none for any other action.
+    pub fn own_read(&self) -> Option<(f64, bool)> {
+        match *self {
+            Action::Read(n) => Some((f64::from(n), false)),
+            Action::RawRead(n) => Some((f64::from(n), true)),
+            Action::ReadOddly(lines) => Some((lines.value(), false)),
+            _ => None,
+        }
     }
 
     /// The line a rewrite in place changes, for the two that change one line.
@@ -358,7 +372,11 @@ impl<S> TailState<S> {
                 self.partial = false;
                 self.lines.extend([newline_ends, LineKind::ExitMarker]);
             }
-            Action::Read(_) | Action::RawRead(_) | Action::ReadAs(_) | Action::GatedRead(_) => {}
+            Action::Read(_)
+            | Action::RawRead(_)
+            | Action::ReadOddly(_)
+            | Action::ReadAs(_)
+            | Action::GatedRead(_) => {}
         }
     }
 
@@ -381,9 +399,9 @@ impl<S> TailState<S> {
 
     /// The request a read with `lines` makes from this state: the agent's view, and the job
     /// running as far as the caller knows (the model always peeks).
-    pub fn request(&self, lines: u8, raw: bool) -> bgtail::Request {
+    pub fn request(&self, lines: f64, raw: bool) -> bgtail::Request {
         bgtail::Request {
-            lines: Some(f64::from(lines)),
+            lines: Some(lines),
             raw,
             bytes: self.view.map(Bytes::value),
             peek: true,

@@ -2,7 +2,7 @@
 
 use bgtail::source::MemoryLog;
 use bgtail::trace::Event;
-use bgtail_model::{Action::*, Bytes, LineKind::*, ModelConfig, TailModel, Times};
+use bgtail_model::{Action::*, Bytes, LineKind::*, Lines, ModelConfig, TailModel, Times};
 use stateright::Model;
 
 #[test]
@@ -25,6 +25,7 @@ fn an_exported_path_replays_the_same_bytes_at_every_read() {
         Read(1),
         SetView(None),
         RawRead(1),
+        ReadOddly(Lines::OneAndAHalf),
         Read(4),
         Truncate,
         Append(Short),
@@ -39,7 +40,7 @@ fn an_exported_path_replays_the_same_bytes_at_every_read() {
     let mut state = model.init_states().remove(0);
     let mut expected = Vec::new();
     for action in &path {
-        if matches!(action, Read(_) | RawRead(_)) {
+        if action.own_read().is_some() {
             expected.push((
                 state.render(limits).bytes,
                 state.view.map(Bytes::value),

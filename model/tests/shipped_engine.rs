@@ -1,7 +1,9 @@
 //! The checker rediscovers both symptoms of issue #28 in the shipped engine by itself, and the
 //! shortest counterexamples are pinned.
 
-use bgtail_model::{shortest_discovery, Action::*, LineKind::*, ModelConfig, TailModel};
+use bgtail_model::{
+    line_text, shortest_discovery, Action::*, LineKind::*, Lines, ModelConfig, TailModel,
+};
 use stateright::{Checker, Model};
 
 /// The gap symptom: a delta read shows fewer lines than were appended (upstream's D2) and
@@ -62,4 +64,37 @@ fn exact_has_neither_symptom_in_the_same_worlds() {
             checker.assert_no_discovery(property);
         }
     }
+}
+
+/// A `lines` of NaN, which a JavaScript caller can pass: upstream's `slice(-NaN)` starts at 0,
+/// so a first read shows every line of the view; after a read of 1 line, a NaN read says
+/// nothing is new and the older line that read left out is never shown. The first reply and
+/// the shortest counterexample are pinned: an engine that read NaN as a number (1 line) shows
+/// one line where upstream shows both, and its state space is another.
+#[test]
+fn shipped_reads_a_window_of_nan_lines_as_every_line() {
+    let model = TailModel::shipped(ModelConfig {
+        odd_lines: vec![Lines::NotANumber],
+        ..ModelConfig::issue_28_gap()
+    });
+    let limits = &model.config.limits;
+    let first = model.explain(&[Append(Short), Append(Short), ReadOddly(Lines::NotANumber)]);
+    let text = first[2].text.as_deref().expect("a read's reply");
+    for index in 0..2 {
+        let line = line_text(index, Short, false, limits);
+        assert!(text.contains(&line), "{line:?} not in {text:?}");
+    }
+    let shortest = vec![
+        Append(Short),
+        Append(Short),
+        Read(1),
+        ReadOddly(Lines::NotANumber),
+    ];
+    assert_eq!(
+        shortest_discovery(&model, "nothing lost"),
+        Some(shortest.clone())
+    );
+    let checker = model.checker().spawn_bfs().join();
+    checker.assert_discovery("nothing lost", shortest);
+    assert_eq!(checker.unique_state_count(), 138);
 }

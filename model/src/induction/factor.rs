@@ -301,11 +301,7 @@ pub fn read_outcome<E: Inductive>(
     state: &TailState<E::State>,
     action: &Action,
 ) -> Option<(String, String)> {
-    let (lines, raw) = match *action {
-        Action::Read(n) => (n, false),
-        Action::RawRead(n) => (n, true),
-        _ => return None,
-    };
+    let (lines, raw) = action.own_read()?;
     let mut next = state.clone();
     next.last = Default::default();
     let text = model.read(&mut next, lines, raw).map(|(t, _)| t);

@@ -108,7 +108,7 @@ fn outcome<E: Inductive>(
         .map_or_else(String::new, |(text, _)| text);
     next.reads = 0;
     next.resets = 0;
-    let read = matches!(action, Action::Read(_) | Action::RawRead(_));
+    let read = action.own_read().is_some();
     let dropped = plan.options.dropped;
     let conjunct = if read {
         let seen = Written::of(&next);

@@ -212,7 +212,7 @@ pub(super) fn step<E: Inductive>(
     let mut actions = Vec::new();
     model.actions(&candidate.state, &mut actions);
     for action in actions {
-        let read = matches!(action, Action::Read(_) | Action::RawRead(_));
+        let read = action.own_read().is_some();
         if read && logs_only {
             continue;
         }
@@ -263,11 +263,9 @@ pub(super) fn explain<E: Inductive>(
     property: &'static str,
 ) -> Broke {
     let mut s = candidate.state.clone();
-    let read = match *action {
-        Action::Read(n) => model.read(&mut s, n, false),
-        Action::RawRead(n) => model.read(&mut s, n, true),
-        _ => None,
-    };
+    let read = action
+        .own_read()
+        .and_then(|(lines, raw)| model.read(&mut s, lines, raw));
     let (text, anomalies) = read.map_or((String::new(), Vec::new()), |(t, v)| (t, v.anomalies));
     Broke::Property {
         name: property,

@@ -97,8 +97,8 @@ fn check_reaching(bound: Bound, required: &[&str], threads: usize) -> bool {
 /// The model's part: the exact engine at both CI bounds, where upstream's line bound cuts
 /// (also a view with lines skipped between covered runs, a view narrower than the log, and
 /// one counted from an index mark two lines or more before it), with requests that are not
-/// plain (views asked by numbers upstream's clamp reads otherwise, ids it refuses, reads its
-/// running-job gate holds back), over lines styled by escape sequences, at the job's end, and
+/// plain (views and windows asked by numbers read otherwise than plainly, ids upstream
+/// refuses, reads its running-job gate holds back), over lines styled by escape sequences, at the job's end, and
 /// on every sequence of any length (over logs of up to 3 lines by reachability, of up to 4 by
 /// induction, and of up to 3 over the job's end with rewrites of one line by induction); the
 /// shipped engine at #28's bounds. True when each did what it must.
@@ -139,6 +139,10 @@ fn model_checks(threads: usize) -> bool {
             "a read asked for a view by a number not positive and finite",
             "a read asked for a view by a fraction",
             "a read asked for a view past the largest",
+            "a read asked for a window by NaN",
+            "a read asked for a window by a fraction",
+            "a read asked for a window below 1 line",
+            "a read asked for a window past every line",
             "a read named the job by an id upstream refuses",
             "the running-job gate held a read back",
         ],

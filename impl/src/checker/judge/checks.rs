@@ -4,7 +4,7 @@ use super::align::{align, Aligned};
 use super::drain::{self, Drained};
 use super::result_object::ResultObject;
 use super::text::{Claimed, Condensing, Parsed};
-use super::truth::{Truth, ViewAsked};
+use super::truth::{Truth, ViewAsked, WindowAsked};
 use super::verdict::{summary, Anomaly, AnomalyKind, Flags, LineRef, Verdict};
 use super::{fields, filled, format, resets, statements, Judge, Opening, ReadInput, Rules};
 use crate::formats::codex_reply::{self as codex, CodexReply};
@@ -433,6 +433,10 @@ fn path_flags(truth: &Truth, aligned: &Aligned, claimed: &Claimed, flags: &mut F
     flags.view_defaulted = truth.view_asked == ViewAsked::Defaulted;
     flags.view_floored = truth.view_asked == ViewAsked::Floored;
     flags.view_capped = truth.view_asked == ViewAsked::Capped;
+    flags.lines_defaulted = truth.window_asked == WindowAsked::Defaulted;
+    flags.lines_floored = truth.window_asked == WindowAsked::Floored;
+    flags.lines_raised = truth.window_asked == WindowAsked::Raised;
+    flags.lines_unbounded = truth.window_asked == WindowAsked::Unbounded;
     flags.reset_reported = claimed.reset;
     flags.forgot = claimed.forgot;
 }

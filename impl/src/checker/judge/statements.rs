@@ -218,7 +218,7 @@ fn check_left_out(stated: &Stated, facts: &Facts<'_>, v: &mut Verdict) {
             v,
         );
     }
-    let lines = super::truth::window_size(facts.request.lines, facts.limits);
+    let (lines, _) = super::truth::window_asked(facts.request.lines, facts.limits);
     let want = if lines == usize::MAX {
         "the same `lines`".to_owned()
     } else {

@@ -6,14 +6,44 @@ use crate::upstream::js::js_trim;
 use crate::upstream::limits::Limits;
 use crate::upstream::marker::EXIT_MARKER;
 
-/// How many complete content lines the window of a read holds: the request's `lines` as
-/// upstream reads it — floored, at least 1, the default when absent or not a number; a value
-/// past `usize::MAX` (∞) holds every line. The judge's own reading of the contract's window,
-/// not the engines'.
-pub(crate) fn window_size(lines: Option<f64>, limits: &Limits) -> usize {
-    match lines {
-        Some(n) if !n.is_nan() => n.floor().max(1.0) as usize,
-        _ => limits.default_lines as usize,
+/// How a read's `lines` asked for its window, as the contract reads the number a JSON request
+/// (or a JavaScript caller) may carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WindowAsked {
+    /// A whole number of at least 1, or no `lines` at all (the default window).
+    Plainly,
+    /// NaN: the default window, as when no `lines` is given.
+    Defaulted,
+    /// A fraction above 1: floored.
+    Floored,
+    /// A number below 1 (0, below 0, a fraction, -∞): raised to 1 line.
+    Raised,
+    /// A number past any view's line count (+∞): every line of the view.
+    Unbounded,
+}
+
+/// How many complete content lines the window of a read holds, and how `lines` asked for
+/// them: upstream's reading — floored, at least 1 — except that NaN is the default, as an
+/// absent `lines` is; a value past `usize::MAX` (∞) holds every line. The judge's own reading
+/// of the contract's window, not the engines' (upstream's `normalize_lines`, held equal to it
+/// but for NaN by a proptest below).
+pub(crate) fn window_asked(lines: Option<f64>, limits: &Limits) -> (usize, WindowAsked) {
+    let Some(n) = lines else {
+        return (limits.default_lines as usize, WindowAsked::Plainly);
+    };
+    if n.is_nan() {
+        return (limits.default_lines as usize, WindowAsked::Defaulted);
+    }
+    let floor = n.floor();
+    if floor < 1.0 {
+        (1, WindowAsked::Raised)
+    } else if floor >= usize::MAX as f64 {
+        // `as` saturates: a count this large holds every line of any view.
+        (usize::MAX, WindowAsked::Unbounded)
+    } else if floor != n {
+        (floor as usize, WindowAsked::Floored)
+    } else {
+        (floor as usize, WindowAsked::Plainly)
     }
 }
 
@@ -89,6 +119,8 @@ pub(crate) struct Truth {
     /// The view's size as the request asked for it ([`view_asked`]), and how it asked.
     pub view_bytes: u64,
     pub view_asked: ViewAsked,
+    /// How the request's `lines` asked for the window ([`window_asked`]).
+    pub window_asked: WindowAsked,
     /// Whether the line bound cut the view (the reference's `boundScanLines`).
     pub bound_hit: bool,
     /// The wrapper's exit marker, when it is the log's last non-blank line.
@@ -114,6 +146,7 @@ impl Truth {
     pub fn of(log: &[u8], request: &Request, limits: &Limits) -> Truth {
         let len = log.len() as u64;
         let (view_bytes, view_asked) = view_asked(request.bytes, limits);
+        let window_asked = window_asked(request.lines, limits);
         let view_origin = len - len.min(view_bytes);
         let origin = line_bound_start(log, view_origin as usize, limits.scan_lines_max) as u64;
         let cut_at_start = origin > 0 && log[origin as usize - 1] != b'\n';
@@ -122,7 +155,7 @@ impl Truth {
             .collect();
         let partial = request.running && lines.last().is_some_and(|l| !l.terminated);
         let complete = lines.len() - usize::from(partial);
-        let window_start = complete - complete.min(window_size(request.lines, limits));
+        let window_start = complete - complete.min(window_asked.0);
         let spans = lines
             .iter()
             .map(|l| (l.start as u64, l.end as u64))
@@ -145,6 +178,7 @@ impl Truth {
             origin: view_origin,
             view_bytes,
             view_asked,
+            window_asked: window_asked.1,
             bound_hit: origin != view_origin,
         }
     }
@@ -367,6 +401,61 @@ mod view_tests {
                 limits.view_max = 4096;
             }
             prop_assert_eq!(view_asked(bytes, &limits).0, clamp_window(bytes, &limits));
+        }
+    }
+}
+
+#[cfg(test)]
+mod window_tests {
+    use super::{window_asked, WindowAsked};
+    use crate::upstream::limits::Limits;
+    use crate::upstream::tool::normalize_lines;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_window_is_asked_plainly_floored_raised_unbounded_or_by_default() {
+        let limits = Limits::default();
+        let default = limits.default_lines as usize;
+        let asked = |n| window_asked(n, &limits);
+        assert_eq!(asked(None), (default, WindowAsked::Plainly));
+        assert_eq!(asked(Some(1.0)), (1, WindowAsked::Plainly));
+        assert_eq!(asked(Some(7.0)), (7, WindowAsked::Plainly));
+        assert_eq!(asked(Some(7.5)), (7, WindowAsked::Floored));
+        assert_eq!(asked(Some(1.5)), (1, WindowAsked::Floored));
+        assert_eq!(asked(Some(f64::NAN)), (default, WindowAsked::Defaulted));
+        for below in [0.0, -0.0, 0.5, -1.0, -1e300, f64::NEG_INFINITY] {
+            assert_eq!(asked(Some(below)), (1, WindowAsked::Raised), "{below}");
+        }
+        for past in [f64::INFINITY, 1e300, usize::MAX as f64] {
+            assert_eq!(
+                asked(Some(past)),
+                (usize::MAX, WindowAsked::Unbounded),
+                "{past}"
+            );
+        }
+    }
+
+    fn any_lines() -> impl Strategy<Value = Option<f64>> {
+        prop_oneof![
+            Just(None),
+            any::<f64>().prop_map(Some),
+            (0u32..1_000).prop_map(|n| Some(f64::from(n))),
+            (-2.0f64..1_000.0).prop_map(Some),
+            prop::sample::select(vec![0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY]).prop_map(Some),
+        ]
+    }
+
+    proptest! {
+        /// The judge's reading of `lines` and upstream's agree on every number but NaN, which
+        /// upstream turns into a window of no lines and the contract reads as absent: two
+        /// readings of one rule, written apart.
+        #[test]
+        fn the_judge_reads_the_window_as_upstream_does_but_for_nan(lines in any_lines()) {
+            let limits = Limits::default();
+            let upstream = normalize_lines(lines, &limits);
+            prop_assume!(!upstream.is_nan());
+            // `as` saturates +∞ and anything past `usize::MAX`, as the judge's count does.
+            prop_assert_eq!(window_asked(lines, &limits).0, upstream as usize);
         }
     }
 }

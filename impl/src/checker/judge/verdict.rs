@@ -185,6 +185,14 @@ pub struct Flags {
     pub view_floored: bool,
     /// The request's `bytes` was past the largest view: the view was the largest.
     pub view_capped: bool,
+    /// The request's `lines` was NaN: the window was the default.
+    pub lines_defaulted: bool,
+    /// The request's `lines` was a fraction above 1: the window was its floor.
+    pub lines_floored: bool,
+    /// The request's `lines` was below 1: the window was 1 line.
+    pub lines_raised: bool,
+    /// The request's `lines` was past any count of lines (+∞): the window was the whole view.
+    pub lines_unbounded: bool,
     /// "Ids checked": a read naming its job by an id was refused or answered against the
     /// contract's id rule ([`judge_id`](super::judge_id)).
     pub wrong_refusal: bool,
