@@ -1,8 +1,9 @@
 //! The checker rediscovers both symptoms of issue #28 in the shipped engine by itself, and the
-//! shortest counterexamples are pinned.
+//! shortest counterexamples are pinned; so are the shipped engine's replies where they rest on
+//! upstream's JavaScript (a window of NaN lines) and its first line's fingerprint.
 
 use bgtail_model::{
-    line_text, shortest_discovery, Action::*, LineKind::*, Lines, ModelConfig, TailModel,
+    line_text, shortest_discovery, Action::*, LineKind::*, Lines, ModelConfig, TailModel, Times,
 };
 use stateright::{Checker, Model};
 
@@ -97,4 +98,22 @@ fn shipped_reads_a_window_of_nan_lines_as_every_line() {
     let checker = model.checker().spawn_bfs().join();
     checker.assert_discovery("nothing lost", shortest);
     assert_eq!(checker.unique_state_count(), 138);
+}
+
+/// A rewrite of the whole log to the same size, which no shrink shows: upstream sees it by
+/// the fingerprint of the log's first line (`Utf16Prefix`, its first `first_line_units`
+/// UTF-16 units, here 1, so that the fingerprint is a prefix of the model's short lines), and
+/// the read after it reports the reset. A fingerprint that held nothing misses every such
+/// rewrite (`Utf16Prefix::of` made to give the empty prefix breaks resets seen, by hand).
+#[test]
+fn shipped_sees_a_same_size_rewrite_by_its_first_line() {
+    let mut config = ModelConfig {
+        rewrite: true,
+        max_resets: Times::AtMost(1),
+        ..ModelConfig::issue_28_gap()
+    };
+    config.limits.first_line_units = 1;
+    let checker = TailModel::shipped(config).checker().spawn_bfs().join();
+    checker.assert_no_discovery("resets seen");
+    assert_eq!(checker.unique_state_count(), 282);
 }
