@@ -381,17 +381,19 @@ impl ModelConfig {
     }
 
     /// Lines styled by escape sequences, with a NUL in them ([`LineKind::Styled`], printed
-    /// exactly the per-line cap long), among short ones: up to 3 lines, appends, condensed
-    /// reads of 1 and 2 and raw reads of 1, any number of reads. The read rule strips the
-    /// escapes and shows the NUL as `␀` before it cuts a line at the cap, and the reply counts
-    /// the escapes it stripped; CI's bounds write no escape and no NUL.
+    /// exactly the per-line cap long), and lines whose cap falls inside a surrogate pair
+    /// ([`LineKind::Astral`]), among short ones: up to 3 lines, appends, condensed reads of 1
+    /// and 2 and raw reads of 1, any number of reads. The read rule strips the escapes and
+    /// shows the NUL as `␀` before it cuts a line at the cap, writes a cut pair's half as
+    /// U+FFFD, and the reply counts the escapes it stripped; CI's bounds write no escape, no
+    /// NUL and no character past U+FFFF.
     pub fn styled_lines() -> Self {
         ModelConfig {
             max_lines: 3,
             max_reads: Times::Any,
             read_lines: vec![1, 2],
             raw_lines: vec![1],
-            kinds: vec![LineKind::Short, LineKind::Styled],
+            kinds: vec![LineKind::Short, LineKind::Styled, LineKind::Astral],
             ..Self::issue_28_gap()
         }
     }

@@ -35,5 +35,5 @@ pub use requests::{Bytes, Elapsed, Lines, OtherId};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
     line_text, partial_text, push_line_text, Action, InPlace, LineKind, Rendered, SeenBytes,
-    TailState, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
+    TailState, ASTRAL, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
 };

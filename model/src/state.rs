@@ -32,6 +32,10 @@ pub enum LineKind {
     /// a NUL byte in it: printed stripped, the NUL as `␀`, and exactly the per-line cap long
     /// where its name fits, so that a cap that cut at its own length would cut it.
     Styled,
+    /// A line one UTF-16 unit past the per-line cap whose last character is past U+FFFF (a
+    /// surrogate pair in JavaScript's units), so that the cap falls inside the pair: printed
+    /// with U+FFFD for the pair's half, as Node writes a lone surrogate.
+    Astral,
 }
 
 impl LineKind {
@@ -137,7 +141,7 @@ impl Action {
     }
 }
 
-/// The bytes a read saw, written as text by `Debug` (the model's logs are ASCII): the
+/// The bytes a read saw, written as text by `Debug` (the model's logs are UTF-8): the
 /// inductive check compares successors by their `Debug` text, and a list of numbers would
 /// cost it more than the reads.
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
@@ -219,7 +223,7 @@ pub struct Rendered {
 pub fn line_text(index: usize, kind: LineKind, variant: bool, limits: &Limits) -> String {
     let mut text = Vec::new();
     push_line_text(&mut text, index, kind, variant, limits);
-    String::from_utf8(text).expect("line texts are ASCII")
+    String::from_utf8(text).expect("line texts are UTF-8")
 }
 
 /// Appends [`line_text`] to `bytes`: the log is rebuilt on every transition, so without a
@@ -265,8 +269,18 @@ fn push_line(
             bytes.extend_from_slice(EXIT_LINES[usize::from(variant)].as_bytes())
         }
         LineKind::Styled => push_styled(bytes, c, index, limits),
+        LineKind::Astral => {
+            let start = bytes.len();
+            push_name(bytes, c, index);
+            let named = bytes.len() - start;
+            bytes.resize(start + limits.line_cap.saturating_sub(1).max(named), b'z');
+            bytes.extend_from_slice(ASTRAL.as_bytes());
+        }
     }
 }
+
+/// The character a [`LineKind::Astral`] line ends in: two UTF-16 units.
+pub const ASTRAL: &str = "\u{1F600}";
 
 /// A [`LineKind::Styled`] line: `ESC[1m`, its name padded with `y` so that with the NUL
 /// (printed `␀`, one unit) it is `line_cap` units long, the NUL, then an OSC window title.

@@ -3,7 +3,8 @@
 //! engine or the model that changes the space shows here first.
 
 use bgtail_model::{
-    Action::*, Bytes, Elapsed, LineKind::*, Lines, ModelConfig, OtherId, TailModel,
+    line_text, Action::*, Bytes, Elapsed, LineKind::*, Lines, ModelConfig, OtherId, TailModel,
+    ASTRAL,
 };
 use stateright::{Checker, Expectation, Model};
 
@@ -393,18 +394,48 @@ mod slow {
 }
 
 /// Lines styled by escape sequences with a NUL in them, printed exactly the per-line cap
-/// long, among short lines (up to 3, condensed reads of 1 and 2, raw reads of 1): the judge
-/// prints each line of the log with its own code, so a reply that keeps an escape, prints the
-/// NUL as it is, or cuts a line of the cap's length shows as a line the log does not hold.
+/// long, and lines whose cap falls inside a surrogate pair, among short lines (up to 3,
+/// condensed reads of 1 and 2, raw reads of 1): the judge prints each line of the log with its
+/// own code, so a reply that keeps an escape, prints the NUL as it is, cuts a line of the
+/// cap's length, or drops the cut pair's U+FFFD shows as a line the log does not hold. Two
+/// astral lines overflow the budget.
 #[test]
 fn exact_strips_escapes_and_shows_nul_before_the_per_line_cap() {
     let checker = keeps_the_contract_reaching(
         ModelConfig::styled_lines(),
-        &OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES,
+        &OFF_WITH_APPENDS_AND_READS_OF_SHORT_LINES[1..],
     );
     checker.assert_discovery(
         "a condensed read stripped a line's escape sequences",
         vec![Append(Styled), Read(1)],
     );
-    assert_eq!(checker.unique_state_count(), 162);
+    checker.assert_discovery(
+        "the budget left lines out",
+        vec![Append(Astral), Append(Astral), Read(2)],
+    );
+    assert_eq!(checker.unique_state_count(), 480);
+}
+
+/// The cap falls inside an astral line's last character, a surrogate pair in JavaScript's
+/// units: the reply prints the pair's half as U+FFFD, as Node writes a lone surrogate, and
+/// counts the one unit it left out.
+#[test]
+fn exact_prints_a_pair_the_cap_cuts_as_a_replacement_character() {
+    let model = TailModel::exact(ModelConfig::styled_lines());
+    let limits = &model.config.limits;
+    let explained = model.explain(&[Append(Astral), Read(1)]);
+    let text = explained[1].text.as_deref().expect("a read's reply");
+    let line = line_text(0, Astral, false, limits);
+    let kept = line
+        .strip_suffix(ASTRAL)
+        .expect("an astral line ends in it");
+    assert!(
+        text.contains(&format!("{kept}\u{FFFD} …[+1 chars]")),
+        "{text:?}"
+    );
+    assert!(
+        explained[1].anomalies.is_empty(),
+        "{:?}",
+        explained[1].anomalies
+    );
 }

@@ -70,7 +70,7 @@ fn the_exact_engine_keeps_the_contract_over_the_jobs_end_and_rewrites_of_one_lin
 fn the_exact_engine_keeps_the_contract_over_styled_lines() {
     assert_eq!(
         proved_counts(ModelConfig::induction_styled(3)),
-        (212, 19_476, 271_160, 0, 1_242, 0)
+        (424, 39_624, 1_135_164, 0, 2_546, 0)
     );
 }
 
