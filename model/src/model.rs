@@ -168,11 +168,11 @@ where
     fn next_state(&self, last: &Self::State, action: Self::Action) -> Option<Self::State> {
         let mut s = last.clone();
         s.last = Flags::default();
+        if let Some((lines, raw)) = action.own_read() {
+            self.read(&mut s, lines, raw);
+            return Some(s);
+        }
         match action {
-            Action::Read(_) | Action::RawRead(_) | Action::ReadOddly(_) => {
-                let (lines, raw) = action.own_read().expect("a read of the model's own id");
-                self.read(&mut s, lines, raw);
-            }
             Action::ReadAs(id) => {
                 self.read_as(&mut s, id);
             }
@@ -500,12 +500,9 @@ impl<E: Engine> TailModel<E> {
         path.iter()
             .map(|action| {
                 s.last = Flags::default();
-                let read = match action {
-                    Action::Read(_) | Action::RawRead(_) | Action::ReadOddly(_) => {
-                        let (lines, raw) = action.own_read().expect("a read of the model's own id");
-                        self.read(&mut s, lines, raw)
-                    }
-                    Action::ReadAs(id) => {
+                let read = match (action.own_read(), action) {
+                    (Some((lines, raw)), _) => self.read(&mut s, lines, raw),
+                    (None, Action::ReadAs(id)) => {
                         let anomaly = self.read_as(&mut s, *id);
                         return Explained {
                             action: action.clone(),
@@ -513,14 +510,14 @@ impl<E: Engine> TailModel<E> {
                             anomalies: anomaly.into_iter().collect(),
                         };
                     }
-                    Action::GatedRead(elapsed) => {
+                    (None, Action::GatedRead(elapsed)) => {
                         return Explained {
                             action: action.clone(),
                             text: None,
                             anomalies: self.gated_read(&mut s, *elapsed),
                         };
                     }
-                    other => {
+                    (None, other) => {
                         s.apply_to_log(other);
                         None
                     }
