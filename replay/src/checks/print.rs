@@ -28,7 +28,7 @@ pub fn print_summary(summary: &Summary, bound: &str) {
     for v in &summary.verdicts {
         let (kind, verdict) = match (&v.expectation, &v.discovery) {
             (Expectation::Sometimes, Some(p)) => {
-                ("sometimes", format!("reached in {} steps", p.len()))
+                ("sometimes", format!("reached in {}", steps(p.len())))
             }
             (Expectation::Sometimes, None) if summary.require_examples => {
                 ("sometimes", "NEVER REACHED".to_owned())
@@ -37,13 +37,18 @@ pub fn print_summary(summary: &Summary, bound: &str) {
                 ("sometimes", "not reached (off in this bound)".to_owned())
             }
             (_, None) => ("always", "holds".to_owned()),
-            (_, Some(p)) => ("always", format!("BROKEN in {} steps: {p:?}", p.len())),
+            (_, Some(p)) => ("always", format!("BROKEN in {}: {p:?}", steps(p.len()))),
         };
         println!("  {kind:<9} {:<width$} {verdict}", v.name);
         if let Some(why) = &v.why {
             println!("            {why}");
         }
     }
+}
+
+/// `n steps`, or `1 step`.
+fn steps(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "step" } else { "steps" })
 }
 
 /// Prints what an inductive check did, and its failure if any.
