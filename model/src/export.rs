@@ -16,8 +16,9 @@ impl<E: Engine> TailModel<E> {
         let mut state = TailState::empty(());
         for action in actions {
             if let Some((lines, raw)) = action.own_read() {
-                // A `lines` JSON cannot carry (NaN, +Infinity) is held as it is in the trace;
-                // its JSON text writes it as `null`.
+                // A `lines` JSON cannot carry (NaN, +Infinity), which only a JavaScript
+                // caller passes, is held as it is in the trace; its JSON text writes `null`,
+                // which the trace format reads as JSON's `null` (0, then 1 line).
                 events.push(Event::Read(trace::Read {
                     lines: Some(lines.into()),
                     raw,

@@ -88,7 +88,7 @@ pub struct ReadRequest {
     pub raw: bool,
     #[serde(
         default,
-        skip_serializing_if = "Option::is_none",
+        skip_serializing_if = "not_sent",
         serialize_with = "crate::upstream::js::js_number"
     )]
     /// The view in bytes, as the agent's JSON gave it.
@@ -279,6 +279,13 @@ pub struct Capabilities {
     /// traces that take them as not supported for it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub appends_only: bool,
+}
+
+/// Whether a request's `bytes` is left out: absent, or a number JSON cannot carry (NaN,
+/// ±Infinity, which a JavaScript caller may pass), which asks for the default view as an
+/// absent one does (upstream's clamp and the contract read both so).
+fn not_sent(bytes: &Option<f64>) -> bool {
+    !bytes.is_some_and(f64::is_finite)
 }
 
 fn is_false(b: &bool) -> bool {
@@ -476,6 +483,32 @@ mod tests {
         );
         let bad = serde_json::from_value::<ToEngine>(json!({"type":"read","msg_id":1}));
         assert!(bad.unwrap_err().to_string().contains("missing field"));
+    }
+
+    /// A `bytes` JSON cannot carry asks for the default view, as an absent one does: it is
+    /// left out of the request, never written as `null`, which the schema does not allow.
+    #[test]
+    fn a_bytes_json_cannot_carry_is_left_out() {
+        let read = |bytes| {
+            let request = ReadRequest {
+                msg_id: 1,
+                job_id: "j".into(),
+                log_path: "/l".into(),
+                lines: None,
+                raw: false,
+                bytes,
+                peek: true,
+                running: false,
+                now_ms: None,
+            };
+            serde_json::to_value(ToEngine::Read(request)).unwrap()
+        };
+        for odd in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            assert_eq!(read(Some(odd)).get("bytes"), None, "{odd}");
+        }
+        assert_eq!(read(None).get("bytes"), None);
+        assert_eq!(read(Some(1.5))["bytes"], json!(1.5));
+        assert_eq!(read(Some(12.0))["bytes"], json!(12));
     }
 
     #[test]

@@ -157,6 +157,10 @@ pub fn outside_model(
     if !caps.bytes {
         config.views.clear();
     }
+    // The protocol carries the agent's JSON, which has no NaN or ±Infinity: a `lines` only a
+    // JavaScript caller passes is asked of the in-crate engines alone (a `bytes` of either is
+    // the default view, which JSON's `null` asks for too).
+    config.odd_lines.retain(|l| l.value().is_finite());
     // A reader fed the job's output stream cannot be shown a log cut or rewritten in place:
     // those actions are left out, and the bound's name says so.
     // The rewrites of one line ask what the whole-log rewrite already asks of a reader that
