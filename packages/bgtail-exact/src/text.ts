@@ -93,7 +93,7 @@ function logNotes(limits: Limits, window: number, scan: Scan): string {
     text += `\n\n(view: the last ${formatBytes(window)} of ${formatBytes(scan.view.size)} — earlier lines are not counted; pass a larger \`bytes\` (max ${formatBytes(limits.viewMax)}) to reach them)`;
   }
   if (scan.lineBoundHit) {
-    text += `\n\n(only the last ${groupThousands(limits.scanLinesMax)} lines of the view were scanned)`;
+    text += `\n\n(only the last ${groupThousands(limits.scanLinesMax)} ${plural(limits.scanLinesMax, "line", "lines")} of the view were scanned)`;
   }
   return text;
 }

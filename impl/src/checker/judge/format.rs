@@ -28,6 +28,16 @@ pub(super) fn check(
             }
         }
     }
+    let counted = parsed
+        .header
+        .iter()
+        .chain(&parsed.status)
+        .chain(&parsed.notes);
+    for part in counted.flat_map(|said| split(said, "; ")) {
+        if let Some(why) = disagreement(part) {
+            off(v, why, part);
+        }
+    }
     let beside_status = parsed.status.is_some() || raw;
     if let Some(note) = parsed
         .notes
@@ -84,10 +94,104 @@ fn all_of(part: &str) -> Option<&'static str> {
     (shown >= of).then_some("`+N of M` only when fewer than M are shown")
 }
 
+/// The nouns the text counts, each as it says one and as it says more.
+const NOUNS: [(&str, &str); 4] = [
+    ("line", "lines"),
+    ("range", "ranges"),
+    ("run", "runs"),
+    ("sequence", "sequences"),
+];
+
+/// Why `part` says a count in the wrong number: a count followed, within three words and
+/// before another number, by a counted noun says it as one exactly when the count is 1
+/// (`1 long line`, `3 new lines`, `2 oldest shown ranges`); the skipped-lines note's
+/// `reaches it` or `reaches them` agrees with the count of skipped lines.
+fn disagreement(part: &str) -> Option<&'static str> {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    for (at, word) in words.iter().enumerate() {
+        let Some(n) = count(word) else { continue };
+        let noun = words[at + 1..]
+            .iter()
+            .take(3)
+            .take_while(|w| count(w).is_none())
+            .find_map(|w| number_of(w.trim_end_matches([',', ';', ')'])));
+        if noun.is_some_and(|one| one != (n == 1)) {
+            return Some("a count says its noun as one exactly when it is 1");
+        }
+    }
+    if skipped_note(part) {
+        let skipped = words.first().and_then(|w| count(w))?;
+        let object = if skipped == 1 {
+            "reaches it"
+        } else {
+            "reaches them"
+        };
+        return (!part.ends_with(object))
+            .then_some("the skipped lines are reached as `it` exactly when there is 1");
+    }
+    None
+}
+
+/// The count a word states (`12`, `+3`, `(1`, `500,000`), if it is one.
+fn count(word: &str) -> Option<u64> {
+    let digits = word.trim_start_matches(['(', '+']);
+    let digits = digits.trim_end_matches([',', ';', ')']);
+    let plain: String = digits.chars().filter(|&c| c != ',').collect();
+    let well_formed = !plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit());
+    well_formed.then(|| plain.parse().ok()).flatten()
+}
+
+/// Whether `word` is a counted noun said as one (`true`) or as more (`false`).
+fn number_of(word: &str) -> Option<bool> {
+    NOUNS.iter().find_map(|&(one, more)| {
+        if word == one {
+            Some(true)
+        } else {
+            (word == more).then_some(false)
+        }
+    })
+}
+
 fn skipped_note(note: &str) -> bool {
     contains(note, " above this window — lines: ")
 }
 
 fn off(v: &mut Verdict, rule: &str, said: &str) {
     v.push(Anomaly::new(AnomalyKind::OffFormat, None, rule, said));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::disagreement;
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        for agrees in [
+            "first read: 1 line — log at 1 line",
+            "+3 new lines, 1 earlier line not shown before — log at 12 lines",
+            "+1 of 3 new lines — log at 500,000 lines",
+            "1 long line truncated to 8 chars",
+            "2 ANSI escape sequences stripped",
+            "1 repeated-line run collapsed",
+            "bookmark full: forgot the 2 oldest shown ranges — their lines may be shown again",
+            "2 lines in the last 976.6 KiB (the view above is not counted yet)",
+            "1 skipped line above this window — lines: 3 reaches it",
+            "2 skipped lines above this window — lines: 3 reaches them",
+            "1 older line left out by the 40-char budget — the next read with lines: 7 returns them",
+            "only the last 1 line of the view were scanned",
+        ] {
+            assert_eq!(disagreement(agrees), None, "{agrees}");
+        }
+        for disagrees in [
+            "first read: 2 line — log at 2 lines",
+            "log at 1 lines",
+            "1 ANSI escape sequences stripped",
+            "bookmark full: forgot the 1 oldest shown ranges — their lines may be shown again",
+            "only the last 500,000 line of the view were scanned",
+            "1 skipped line above this window — lines: 3 reaches them",
+            "2 skipped lines above this window — lines: 3 reaches it",
+        ] {
+            assert!(disagreement(disagrees).is_some(), "{disagrees}");
+        }
+    }
 }

@@ -176,8 +176,9 @@ fn push_log_notes(text: &mut String, limits: &Limits, window: u64, scan: &Scan) 
         push_fmt(
             text,
             format_args!(
-                "\n\n(only the last {} lines of the view were scanned)",
-                group_thousands(limits.scan_lines_max as u64)
+                "\n\n(only the last {} {} of the view were scanned)",
+                group_thousands(limits.scan_lines_max as u64),
+                plural(limits.scan_lines_max as u64, "line", "lines")
             ),
         );
     }
