@@ -72,7 +72,9 @@ impl Judge {
         };
         check_claims(&truth, &claims, &aligned, &mut v);
         v.delivered = aligned.complete.iter().map(|&i| truth.spans[i]).collect();
-        path_flags(&truth, &aligned, &claimed, &mut v.flags);
+        // A reader with no line window is asked every line by the judge, not by the agent.
+        let window_asked = rules.line_window.then_some(truth.window_asked);
+        path_flags(&truth, window_asked, &aligned, &claimed, &mut v.flags);
         resets::check_reset(opening, input, &claimed, &mut v);
         // The window's lines never delivered in this generation before this reply.
         let undelivered: Vec<usize> = (truth.window_start..truth.complete)
@@ -423,8 +425,15 @@ fn parse<'a>(
     }
 }
 
-/// The flags of the paths a reply took, which a model asks to be reached.
-fn path_flags(truth: &Truth, aligned: &Aligned, claimed: &Claimed, flags: &mut Flags) {
+/// The flags of the paths a reply took, which a model asks to be reached; `window_asked` is
+/// how the agent's `lines` asked for the window, where the reader has one.
+fn path_flags(
+    truth: &Truth,
+    window_asked: Option<WindowAsked>,
+    aligned: &Aligned,
+    claimed: &Claimed,
+    flags: &mut Flags,
+) {
     flags.folded = aligned.folded;
     flags.escapes_stripped = aligned.condensing.escapes > 0;
     flags.bound_cut = truth.bound_hit;
@@ -433,10 +442,10 @@ fn path_flags(truth: &Truth, aligned: &Aligned, claimed: &Claimed, flags: &mut F
     flags.view_defaulted = truth.view_asked == ViewAsked::Defaulted;
     flags.view_floored = truth.view_asked == ViewAsked::Floored;
     flags.view_capped = truth.view_asked == ViewAsked::Capped;
-    flags.lines_defaulted = truth.window_asked == WindowAsked::Defaulted;
-    flags.lines_floored = truth.window_asked == WindowAsked::Floored;
-    flags.lines_raised = truth.window_asked == WindowAsked::Raised;
-    flags.lines_unbounded = truth.window_asked == WindowAsked::Unbounded;
+    flags.lines_defaulted = window_asked == Some(WindowAsked::Defaulted);
+    flags.lines_floored = window_asked == Some(WindowAsked::Floored);
+    flags.lines_raised = window_asked == Some(WindowAsked::Raised);
+    flags.lines_unbounded = window_asked == Some(WindowAsked::Unbounded);
     flags.reset_reported = claimed.reset;
     flags.forgot = claimed.forgot;
 }
