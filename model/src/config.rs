@@ -436,32 +436,6 @@ impl ModelConfig {
         }
     }
 
-    /// Whether the agent may ask for a view by a number that is not positive and finite, a
-    /// positive fraction, or a number past the largest view: which of the judge's ways of
-    /// reading `bytes` (other than plainly) the bound reaches.
-    pub fn asks_views_oddly(&self) -> [bool; 3] {
-        let max = self.limits.view_max;
-        let asks = |odd: fn(Bytes, u64) -> bool| self.views.iter().any(|&b| odd(b, max));
-        [
-            asks(|b, _| !(b.value().is_finite() && b.value() > 0.0)),
-            asks(|b, max| matches!(b, Bytes::AndAHalf(n) if u64::from(n) < max)),
-            asks(|b, max| matches!(b, Bytes::Whole(n) if u64::from(n) > max)),
-        ]
-    }
-
-    /// Whether the agent may ask for a window by NaN, a fraction above 1, a number below 1, or
-    /// +Infinity: which of the judge's ways of reading `lines` (other than plainly) the bound
-    /// reaches.
-    pub fn asks_windows_oddly(&self) -> [bool; 4] {
-        let asks = |odd: fn(f64) -> bool| self.odd_lines.iter().any(|l| odd(l.value()));
-        [
-            asks(f64::is_nan),
-            asks(|n| n > 1.0 && n.fract() != 0.0),
-            asks(|n| n < 1.0),
-            asks(|n| n == f64::INFINITY),
-        ]
-    }
-
     /// Whether a view the line bound cut can hold a delivered line, a line never delivered
     /// newer than it, and the window's: two coverage ranges kept, and a log longer than the
     /// bound.

@@ -2,7 +2,7 @@
 //! transitions — every read through the real engine, judged by the one judge.
 
 use crate::config::{ModelConfig, Times, MAX_LINES};
-use crate::requests::{Elapsed, OtherId};
+use crate::requests::{self, Elapsed, OtherId};
 use crate::scope;
 use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
 use bgtail::judge::{
@@ -334,7 +334,8 @@ where
                 |_, s: &TailState<E::State>| s.last.gated,
             ));
         }
-        let [defaulted, floored, capped] = self.config.asks_views_oddly();
+        let c = &self.config;
+        let [defaulted, floored, capped] = requests::asks_views_oddly(&c.views, c.limits.view_max);
         if defaulted {
             properties.push(Property::sometimes(
                 "a read asked for a view by a number not positive and finite",
@@ -353,7 +354,7 @@ where
                 |_, s: &TailState<E::State>| s.last.view_capped,
             ));
         }
-        let [nan, fraction, below_one, infinite] = self.config.asks_windows_oddly();
+        let [nan, fraction, below_one, infinite] = requests::asks_windows_oddly(&c.odd_lines);
         type Reached<E> = fn(&TailModel<E>, &TailState<<E as Engine>::State>) -> bool;
         let windows: [(bool, &'static str, Reached<E>); 4] = [
             (nan, "a read asked for a window by NaN", |_, s| {

@@ -113,6 +113,30 @@ impl std::fmt::Debug for Lines {
     }
 }
 
+/// Which of the judge's ways of reading `bytes` other than plainly `views` reach under a
+/// largest view of `view_max`: a number not positive and finite, a positive fraction below the
+/// largest view, a number past it.
+pub fn asks_views_oddly(views: &[Bytes], view_max: u64) -> [bool; 3] {
+    let asks = |odd: fn(Bytes, u64) -> bool| views.iter().any(|&b| odd(b, view_max));
+    [
+        asks(|b, _| !(b.value().is_finite() && b.value() > 0.0)),
+        asks(|b, max| matches!(b, Bytes::AndAHalf(n) if u64::from(n) < max)),
+        asks(|b, max| matches!(b, Bytes::Whole(n) if u64::from(n) > max)),
+    ]
+}
+
+/// Which of the judge's ways of reading `lines` other than plainly `odd_lines` reach: NaN, a
+/// fraction above 1, a number below 1, +Infinity.
+pub fn asks_windows_oddly(odd_lines: &[Lines]) -> [bool; 4] {
+    let asks = |odd: fn(f64) -> bool| odd_lines.iter().any(|l| odd(l.value()));
+    [
+        asks(f64::is_nan),
+        asks(|n| n > 1.0 && n.fract() != 0.0),
+        asks(|n| n < 1.0),
+        asks(|n| n == f64::INFINITY),
+    ]
+}
+
 /// An id a read may name its job by, other than the model's own: one upstream refuses for each
 /// of its reasons, alone, and the longest it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
