@@ -1,7 +1,7 @@
 //! What the agent's requests carry beyond the model's plain reads: the `bytes` it asks a view
-//! by, the `lines` it asks a window by, the ids it may name the job by, the elapsed time it passes to a read the running-job
-//! gate holds back. Each names the values a JSON caller (or a JavaScript one) may send that
-//! upstream reads otherwise than plainly.
+//! by, the `lines` it asks a window by, the ids it may name the job by, the elapsed time it
+//! passes to a read the running-job gate holds back. Each names the values a JSON caller (or
+//! a JavaScript one) may send that upstream reads otherwise than plainly.
 
 /// The `bytes` the agent passes, as a JSON request (or a JavaScript caller) may carry it: a
 /// whole number of bytes, or a number the contract reads otherwise — a fraction is floored,
