@@ -208,6 +208,67 @@ fn a_body_range_other_than_where_the_lines_are_is_an_untrue_field() {
     );
 }
 
+/// The log grown by a wrapper's exit marker that records `cap` (digits) as the log's cap.
+fn capped(cap: &str) -> Vec<u8> {
+    let mut log = GROWN.to_vec();
+    log.extend_from_slice(format!("__BGRUN_EXIT__=0 truncated={cap}\n").as_bytes());
+    log
+}
+
+#[test]
+fn a_cap_in_details_other_than_the_markers_is_an_untrue_field() {
+    let log = capped("1000000");
+    let delta = Request::lines(2);
+    let cases: [(&str, Change); 4] = [
+        ("another cap", |r| {
+            set(r, "truncatedAtBytes", json!(1_000_001))
+        }),
+        ("null", |r| set(r, "truncatedAtBytes", Value::Null)),
+        ("as a string", |r| {
+            set(r, "truncatedAtBytes", json!("1000000"))
+        }),
+        ("left out", |r| {
+            let map = r.details.to_map();
+            r.details = map
+                .into_iter()
+                .filter(|(k, _)| k != "truncatedAtBytes")
+                .collect::<serde_json::Map<_, _>>()
+                .into();
+        }),
+    ];
+    for (case, change) in cases {
+        assert_eq!(
+            changed(BEFORE, &log, &delta, change),
+            [AnomalyKind::UntrueField],
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn a_cap_past_every_double_is_null_in_details_and_one_past_2_to_the_53_is_written_as_javascript_writes_it(
+) {
+    // JavaScript's `JSON.stringify` writes 10^19 in full and 10^29 as `1e+29`; a cap of 400
+    // digits is Infinity, which JSON cannot hold: `null`.
+    let delta = Request::lines(2);
+    let keep: Change = |r| assert!(r.details.contains_key("truncatedAtBytes"), "{}", r.text);
+    for (cap, json) in [
+        ("10000000000000000000".to_owned(), "10000000000000000000"),
+        (format!("1{}", "0".repeat(29)), "1e+29"),
+        ("9".repeat(400), "null"),
+    ] {
+        let log = capped(&cap);
+        assert_eq!(changed(BEFORE, &log, &delta, keep), [], "{cap}");
+        let mut reads = Reads::new();
+        reads.reply(BEFORE, &Request::lines(2));
+        let reply = reads.reply(&log, &delta);
+        assert_eq!(
+            reply.details.get("truncatedAtBytes").unwrap().to_string(),
+            json
+        );
+    }
+}
+
 /// `from` replaced by `to` in the reply's text, where the honest text has `from`.
 fn replace(reply: &mut Reply, from: &str, to: &str) {
     assert!(reply.text.contains(from), "{from:?} in {}", reply.text);

@@ -9,6 +9,7 @@
 //! number, so that a field is never held to something the text leaves open.
 
 use super::align::Aligned;
+use super::sizes::js_printed;
 use super::text::{Claimed, Parsed};
 use super::truth::Truth;
 use super::verdict::{Anomaly, AnomalyKind, Verdict};
@@ -141,6 +142,32 @@ fn check_details(details: &Details, raw: bool, said: &Said<'_, '_>, v: &mut Verd
         found => untrue(v, "condensed", (!raw).to_string(), shown_value(found)),
     }
     check_notes(details, said.parsed, v);
+    check_cap(details, said, v);
+}
+
+/// `details.truncatedAtBytes` is the cap the log's exit marker records, as `JSON.stringify`
+/// writes a JavaScript number (`null` for one past every double), wherever the field is given
+/// or the text states the cap; the judge reads the cap and prints the number with its own
+/// code, so that a fault in the engines' printing shows here.
+fn check_cap(details: &Details, said: &Said<'_, '_>, v: &mut Verdict) {
+    let found = details.get("truncatedAtBytes");
+    if found.is_none() && said.claimed.stated.cap.is_none() {
+        return;
+    }
+    let expected = said.truth.exit.and_then(|m| m.cap).map(json_of);
+    if found != expected.as_ref() {
+        let expected = expected.map_or("no such key".into(), |e| e.to_string());
+        untrue(v, "truncatedAtBytes", expected, shown_value(found));
+    }
+}
+
+/// A cap as JSON holds upstream's number: its JavaScript digits, or `null` when infinite.
+fn json_of(cap: f64) -> Value {
+    if cap.is_finite() {
+        serde_json::from_str(&js_printed(cap)).expect("JavaScript prints a finite number as JSON")
+    } else {
+        Value::Null
+    }
 }
 
 /// `details.notes`, joined as the text joins them, is the text's first notes paragraph; with

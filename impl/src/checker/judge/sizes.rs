@@ -25,10 +25,11 @@ pub(crate) fn size_said(n: f64) -> String {
 }
 
 /// A non-negative number as JavaScript's `String(x)` prints it, for the numbers a size note
-/// holds (whole numbers, tenths, and what lies past 2^53): Rust prints the same shortest
+/// holds (whole numbers, tenths, and what lies past 2^53) and the cap `details` carries (which
+/// `JSON.stringify` writes with the same digits): Rust prints the same shortest
 /// digits that round-trip, plainly below 10^21; from there JavaScript writes an exponent with
 /// its sign, and `Infinity` for ∞.
-fn js_printed(x: f64) -> String {
+pub(crate) fn js_printed(x: f64) -> String {
     if x.is_infinite() {
         "Infinity".to_owned()
     } else if x >= 1e21 {
@@ -40,8 +41,8 @@ fn js_printed(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::size_said;
-    use crate::upstream::js::format_bytes;
+    use super::{js_printed, size_said};
+    use crate::upstream::js::{format_bytes, number_to_string};
     use proptest::prelude::*;
 
     #[test]
@@ -68,6 +69,20 @@ mod tests {
             ]
         ) {
             prop_assert_eq!(size_said(n), format_bytes(n));
+        }
+
+        /// The judge's printing of a number and upstream's `Number.prototype.toString` agree
+        /// on every number a note or a cap holds: none below 0, whole or not, any magnitude.
+        #[test]
+        fn the_judge_prints_a_number_as_javascript_does(
+            x in prop_oneof![
+                any::<u64>().prop_map(|n| n as f64),
+                (0.0f64..1e300),
+                (0.0f64..f64::MAX),
+                prop::sample::select(vec![0.0, 1e20, 1e21, 1e29, 9.007_199_254_740_992e15, f64::MAX, f64::INFINITY]),
+            ]
+        ) {
+            prop_assert_eq!(js_printed(x), number_to_string(x));
         }
     }
 }
