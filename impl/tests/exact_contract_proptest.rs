@@ -142,7 +142,14 @@ impl Oracle {
         }
     }
 
-    fn check_read(&mut self, t: &mut Tail<ExactEngine>, lines: u8, raw: bool, bytes: Option<u16>) {
+    /// One read judged; its text.
+    fn check_read(
+        &mut self,
+        t: &mut Tail<ExactEngine>,
+        lines: u8,
+        raw: bool,
+        bytes: Option<u16>,
+    ) -> String {
         let mut req = Request::lines(lines as u64).running(self.running);
         req.peek = true;
         req.raw = raw;
@@ -187,6 +194,7 @@ impl Oracle {
                 );
             }
         }
+        reply.text
     }
 }
 
@@ -205,7 +213,9 @@ fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64, scan_lines_max: usiz
     let mut t = Tail::new(ExactEngine::new(limits), "prop-1-1", "/prop.log");
     for op in ops {
         match op {
-            Op::Read { lines, raw, bytes } => oracle.check_read(&mut t, *lines, *raw, *bytes),
+            Op::Read { lines, raw, bytes } => {
+                oracle.check_read(&mut t, *lines, *raw, *bytes);
+            }
             other => oracle.apply(other),
         }
     }
@@ -306,6 +316,55 @@ fn a_view_that_starts_at_the_line_bounds_newline_is_not_cut() {
     ];
     run_case(&ops, 37, 1, 8);
     run_case(&ops, 1, 1, 8);
+}
+
+/// `log`, finished, read once in full and once more with nothing new, each reply judged
+/// (its text and every field); `expect` is in the first reply's text. The tail is read in
+/// one piece of 4 MiB, so that a view of up to that size is counted whole.
+fn judge_finished_log(log: &[u8], scan_lines_max: usize, expect: &str) {
+    let limits = limits(4 << 20, 64, scan_lines_max);
+    let mut oracle = Oracle {
+        log: MemoryLog::new(),
+        counter: 0,
+        running: false,
+        files: 0,
+        judge: Judge::default(),
+        rules: Rules::new(TextFormat::Exact, limits.clone()),
+    };
+    oracle.log.append(log);
+    let mut t = Tail::new(ExactEngine::new(limits), "prop-1-1", "/prop.log");
+    let first = oracle.check_read(&mut t, 5, false, None);
+    assert!(first.contains(expect), "{expect:?} in {first}");
+    oracle.check_read(&mut t, 5, false, None);
+}
+
+/// The line bound's note prints the bound in en-US digit groups, as upstream's
+/// `toLocaleString()` does: a bound of four digits and one of six, each cut into by a view
+/// that holds more newlines, so that a comma misplaced, doubled or left out shows.
+#[test]
+fn a_line_bound_of_thousands_is_said_in_digit_groups() {
+    for (bound, said) in [(1_234, "1,234"), (123_456, "123,456")] {
+        let log: String = (0..bound + 10).map(|n| format!("u{n}\n")).collect();
+        let note = format!("only the last {said} lines of the view were scanned");
+        judge_finished_log(log.as_bytes(), bound, &note);
+    }
+}
+
+/// The wrapper's exit marker may record any cap its digits spell: the note says it as
+/// upstream's `formatBytes` does and `details.truncatedAtBytes` holds it as
+/// `JSON.stringify` writes it, past 2^53 (shortest digits, not the double's exact ones), past
+/// 10^21 (exponent form) and past every double (`Infinity MiB`, `null`).
+#[test]
+fn caps_past_2_to_the_53_and_past_every_double_are_said_as_javascript_says_them() {
+    for (cap, said) in [
+        ("4500829355926733300".to_owned(), "4292325359274.6 MiB"),
+        (format!("1{}", "0".repeat(25)), "9536743164062500000 MiB"),
+        (format!("1{}", "0".repeat(29)), "9.5367431640625e+22 MiB"),
+        ("9".repeat(400), "Infinity MiB"),
+    ] {
+        let log = format!("u1\nu2\n__BGRUN_EXIT__=0 truncated={cap}\n");
+        judge_finished_log(log.as_bytes(), 500_000, &format!("log truncated at {said}"));
+    }
 }
 
 proptest! {

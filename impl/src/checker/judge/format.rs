@@ -38,6 +38,18 @@ pub(super) fn check(
             off(v, why, part);
         }
     }
+    if let Some(part) = parsed
+        .notes
+        .iter()
+        .flat_map(|note| split(note, "; "))
+        .find(|part| !line_bound_grouped(part))
+    {
+        off(
+            v,
+            "the line bound as upstream prints it: en-US digit groups (`500,000`)",
+            part,
+        );
+    }
     let beside_status = parsed.status.is_some() || raw;
     if let Some(note) = parsed
         .notes
@@ -152,6 +164,34 @@ fn number_of(word: &str) -> Option<bool> {
     })
 }
 
+/// Whether the line bound's note (`only the last 500,000 lines of the view were scanned`),
+/// if `part` is one, writes the bound as upstream's `toLocaleString()` does: a comma between
+/// every three digits from the right, and nowhere else. Any other part passes.
+fn line_bound_grouped(part: &str) -> bool {
+    let Some(rest) = part.strip_prefix("only the last ") else {
+        return true;
+    };
+    let written = rest.split(' ').next().unwrap_or_default();
+    let plain: String = written.chars().filter(|&c| c != ',').collect();
+    match plain.parse::<u64>() {
+        Ok(n) if plain.bytes().all(|b| b.is_ascii_digit()) => written == en_us(n),
+        _ => false,
+    }
+}
+
+/// `n` in en-US digit groups, built from the right a thousand at a time (the judge's own
+/// printing, held equal to `upstream::js::group_thousands` by a proptest).
+fn en_us(mut n: u64) -> String {
+    let mut groups = Vec::new();
+    while n >= 1000 {
+        groups.push(format!("{:03}", n % 1000));
+        n /= 1000;
+    }
+    groups.push(n.to_string());
+    groups.reverse();
+    groups.join(",")
+}
+
 fn skipped_note(note: &str) -> bool {
     contains(note, " above this window — lines: ")
 }
@@ -162,7 +202,42 @@ fn off(v: &mut Verdict, rule: &str, said: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::disagreement;
+    use super::{disagreement, en_us, line_bound_grouped};
+    use crate::upstream::js::group_thousands;
+    use proptest::prelude::*;
+
+    #[test]
+    fn the_line_bound_is_grouped_by_thousands_from_the_right() {
+        for grouped in [
+            "only the last 1 line of the view were scanned",
+            "only the last 999 lines of the view were scanned",
+            "only the last 1,234 lines of the view were scanned",
+            "only the last 500,000 lines of the view were scanned",
+            "only the last 1,000,000 lines of the view were scanned",
+            "1,2 skipped lines",
+        ] {
+            assert!(line_bound_grouped(grouped), "{grouped}");
+        }
+        for off in [
+            "only the last 1234 lines of the view were scanned",
+            "only the last 1,2,3,4 lines of the view were scanned",
+            "only the last 12,34 lines of the view were scanned",
+            "only the last ,500,000 lines of the view were scanned",
+            "only the last 500000 lines of the view were scanned",
+            "only the last 1,0 lines of the view were scanned",
+            "only the last lines of the view were scanned",
+        ] {
+            assert!(!line_bound_grouped(off), "{off}");
+        }
+    }
+
+    proptest! {
+        /// The judge's grouping and upstream's `toLocaleString()` agree on every count.
+        #[test]
+        fn the_judge_groups_digits_as_upstream_does(n in prop_oneof![0u64..100_000, any::<u64>()]) {
+            prop_assert_eq!(en_us(n), group_thousands(n));
+        }
+    }
 
     #[test]
     fn counts_agree_with_their_nouns() {
