@@ -59,10 +59,14 @@ fn place(pattern: &str) -> Place {
             function: b[1].rsplit("::").next().unwrap_or("").to_string(),
         };
     }
-    let mutation = Regex::new(r"(\d+): replace (?:match guard )?(.+?) with ").unwrap();
+    let mutation =
+        Regex::new(r"(\d+): (?:replace (?:match guard )?(.+?) with |delete (\S+) in )").unwrap();
     let replaced: Vec<(usize, String)> = mutation
         .captures_iter(&pattern[h[0].len()..])
-        .map(|m| (m[1].parse().unwrap(), literal(&m[2])))
+        .map(|m| {
+            let text = m.get(2).or(m.get(3)).expect("a replaced or a deleted text");
+            (m[1].parse().unwrap(), literal(text.as_str()))
+        })
         .collect();
     assert!(!replaced.is_empty(), "{pattern}: no mutation read");
     let function = literal(pattern.rsplit(" in ").next().unwrap_or(""));
@@ -140,6 +144,9 @@ fn a_pattern_names_its_file_line_and_each_replaced_text() {
     );
     assert_eq!((p.line, p.replaced.len()), (33, 0));
     assert_eq!(p.function, "with_capacity");
+    let p = place(r"upstream/js\.rs:189:15: delete - in shortest_round_trip");
+    assert_eq!(p.replaced, [(15, "-".to_string())]);
+    assert_eq!(p.function, "shortest_round_trip");
     let p = place(r"engines/exact/scan\.rs:1:2: replace > with >= in Scanner<'_>::count_back");
     assert_eq!(p.function, "count_back");
     assert_eq!(
