@@ -117,3 +117,33 @@ fn shipped_sees_a_same_size_rewrite_by_its_first_line() {
     checker.assert_no_discovery("resets seen");
     assert_eq!(checker.unique_state_count(), 282);
 }
+
+/// The same fingerprint cuts the first line at exactly `first_line_units` UTF-16 units, as
+/// upstream's `slice(0, 200)` does: a rewrite that changes the line's 5th unit only (a styled
+/// line, `ESC[1ms0…` to `ESC[1mt0…`) goes unseen by a fingerprint of 4 units — the read after
+/// it says nothing is new — and is seen by one of 5, whose read starts over. A fingerprint cut
+/// a unit later or earlier, or never, gives the other reply at one of the two.
+#[test]
+fn shipped_fingerprints_the_first_line_to_exactly_its_units() {
+    let path = [Append(Styled), Read(1), Rewrite, Read(1)];
+    let last_reply = |units: usize| {
+        let mut config = ModelConfig {
+            rewrite: true,
+            max_resets: Times::AtMost(1),
+            kinds: vec![Styled],
+            ..ModelConfig::issue_28_gap()
+        };
+        config.limits.first_line_units = units;
+        let steps = TailModel::shipped(config).explain(&path);
+        steps[3].text.clone().expect("a read's reply")
+    };
+    assert_eq!(
+        last_reply(4),
+        "(no new lines since last read — log at 1 line)"
+    );
+    let seen = last_reply(5);
+    assert!(
+        seen.starts_with("log was replaced since last read — showing full tail\nt0"),
+        "{seen}"
+    );
+}
