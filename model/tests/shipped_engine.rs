@@ -147,3 +147,34 @@ fn shipped_fingerprints_the_first_line_to_exactly_its_units() {
         "{seen}"
     );
 }
+/// The shipped engine condenses as upstream's oldest-first condenser does, pinned on one read
+/// of styled, repeated and long lines at a budget they fit: the escape sequence stripped and
+/// the OSC title kept (so a styled line stays past the cap), the fold's count added before the
+/// cap cuts it (`again  [ …[+3 chars]`), and the notes' counts as upstream keeps them — lines
+/// with escapes (said as sequences), runs folded, emissions the cap cut (the fold among them).
+#[test]
+fn shipped_condenses_styled_repeated_and_long_lines_as_upstream_does() {
+    let mut config = ModelConfig {
+        kinds: vec![Styled, Repeated, Long],
+        max_lines: 8,
+        ..ModelConfig::fold_pairs()
+    };
+    config.limits.text_budget = 400;
+    let path = [
+        Append(Styled),
+        Append(Repeated),
+        Append(Repeated),
+        Append(Repeated),
+        Append(Long),
+        Append(Styled),
+        Read(7),
+    ];
+    let steps = TailModel::shipped(config).explain(&path);
+    assert_eq!(
+        steps[6].text.as_deref(),
+        Some(
+            "s0yyyyy\0 …[+6 chars]\nagain  [ …[+3 chars]\ns4xxxxxx …[+4 chars]\ns5yyyyy\0 …[+6 chars]\n\n\
+             (2 ANSI escape sequences stripped; 1 repeated-line run collapsed; 4 long lines truncated to 8 chars)"
+        )
+    );
+}
