@@ -148,7 +148,8 @@ fn shipped_fingerprints_the_first_line_to_exactly_its_units() {
     );
 }
 /// The shipped engine condenses as upstream's oldest-first condenser does, pinned on one read
-/// of styled, repeated and long lines at a budget they fit: the escape sequence stripped and
+/// of styled, repeated and long lines at a budget they fill exactly (4 emissions of 20 units
+/// and their newlines: 84 chars, which upstream's `total > budget` keeps): the escape sequence stripped and
 /// the OSC title kept (so a styled line stays past the cap), the fold's count added before the
 /// cap cuts it (`again  [ …[+3 chars]`), and the notes' counts as upstream keeps them — lines
 /// with escapes (said as sequences), runs folded, emissions the cap cut (the fold among them).
@@ -159,7 +160,7 @@ fn shipped_condenses_styled_repeated_and_long_lines_as_upstream_does() {
         max_lines: 8,
         ..ModelConfig::fold_pairs()
     };
-    config.limits.text_budget = 400;
+    config.limits.text_budget = 84;
     let path = [
         Append(Styled),
         Append(Repeated),
