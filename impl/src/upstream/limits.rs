@@ -324,6 +324,49 @@ mod tests {
         );
     }
 
+    /// The longest emission, counted by hand at upstream's limits: a 2,000-unit line cut at the
+    /// cap with ` …[+N chars]` (N of up to 8 digits, below the 67,112,960-byte view) and a fold
+    /// marker `  [xK]` (K of up to 6 digits, at most the 500,000 lines scanned). A budget holds
+    /// it exactly when it holds it and its newline.
+    #[test]
+    fn the_longest_emission_is_a_capped_folded_line_and_a_budget_must_hold_it_and_its_newline() {
+        let l = Limits::default();
+        assert_eq!(l.longest_emission(), 2_000 + 4 + 8 + 7 + 4 + 6 + 1);
+        let tiny = Limits {
+            line_cap: 8,
+            view_default: 4_096,
+            view_max: 4_096,
+            scan_lines_max: 64,
+            ..Limits::default()
+        };
+        assert_eq!(tiny.longest_emission(), 8 + 4 + 4 + 7 + 4 + 2 + 1);
+        let budget = |text_budget| Limits {
+            text_budget,
+            ..tiny.clone()
+        };
+        assert_eq!(
+            budget(tiny.longest_emission()).validate(),
+            Err(LimitsError::BudgetBelowOneLine {
+                text_budget: 30,
+                longest_emission: 30,
+            })
+        );
+        budget(tiny.longest_emission() + 1).validate().unwrap();
+    }
+
+    #[test]
+    fn a_fold_of_two_lines_is_the_smallest_accepted() {
+        let fold = |fold_threshold| Limits {
+            fold_threshold,
+            ..Limits::default()
+        };
+        fold(2).validate().unwrap();
+        assert_eq!(
+            fold(1).validate(),
+            Err(LimitsError::FoldThresholdBelowTwo(1))
+        );
+    }
+
     #[test]
     fn each_broken_relation_is_named() {
         let with = |change: fn(&mut Limits)| {
