@@ -229,13 +229,11 @@ pub fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
-/// Writes a number as JavaScript prints it: `40`, not `40.0`.
+/// Writes a number as `JSON.stringify` does ([`json_number`]): `40`, not `40.0`, and 2^53 as
+/// `9007199254740992`.
 pub(crate) fn js_number<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match n {
-        Some(v) if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 => {
-            s.serialize_i64(*v as i64)
-        }
-        Some(v) => s.serialize_f64(*v),
+        Some(v) => serde::Serialize::serialize(&json_number(*v), s),
         None => s.serialize_none(),
     }
 }
@@ -361,5 +359,25 @@ mod tests {
         assert_eq!(json_quote("a\"b\u{1}"), "\"a\\\"b\\u0001\"");
         assert!(has_control_char("a\u{9b}"));
         assert!(!has_control_char("a-b"));
+    }
+
+    /// A request's `lines` and `bytes` as written for an engine in another process or a trace:
+    /// as `JSON.stringify` writes them.
+    #[test]
+    fn numbers_are_written_as_json_stringify_writes_them() {
+        #[derive(Serialize)]
+        struct Field(#[serde(serialize_with = "js_number")] Option<f64>);
+        let written = |n: Option<f64>| serde_json::to_string(&Field(n)).unwrap();
+        assert_eq!(written(Some(40.0)), "40");
+        assert_eq!(written(Some(-3.0)), "-3");
+        assert_eq!(written(Some(1.5)), "1.5");
+        assert_eq!(written(Some(0.5)), "0.5");
+        assert_eq!(written(Some(9_007_199_254_740_992.0)), "9007199254740992");
+        assert_eq!(
+            written(Some(4_500_829_355_926_733_312.0)),
+            "4500829355926733300"
+        );
+        assert_eq!(written(Some(f64::NAN)), "null");
+        assert_eq!(written(None), "null");
     }
 }
