@@ -92,6 +92,18 @@ struct Oracle {
 }
 
 impl Oracle {
+    /// An empty log, its job running or finished, judged at `limits`.
+    fn new(limits: &Limits, running: bool) -> Oracle {
+        Oracle {
+            log: MemoryLog::new(),
+            counter: 0,
+            running,
+            files: 0,
+            judge: Judge::default(),
+            rules: Rules::new(TextFormat::Exact, limits.clone()),
+        }
+    }
+
     fn apply(&mut self, op: &Op) {
         let next = |c: &mut usize| {
             *c += 1;
@@ -202,14 +214,7 @@ impl Oracle {
 /// must deliver every complete line the line bound leaves in the view.
 fn run_case(ops: &[Op], tail_chunk: u64, mark_spacing: u64, scan_lines_max: usize) {
     let limits = limits(tail_chunk, mark_spacing, scan_lines_max);
-    let mut oracle = Oracle {
-        log: MemoryLog::new(),
-        counter: 0,
-        running: true,
-        files: 0,
-        judge: Judge::default(),
-        rules: Rules::new(TextFormat::Exact, limits.clone()),
-    };
+    let mut oracle = Oracle::new(&limits, true);
     let mut t = Tail::new(ExactEngine::new(limits), "prop-1-1", "/prop.log");
     for op in ops {
         match op {
@@ -323,14 +328,7 @@ fn a_view_that_starts_at_the_line_bounds_newline_is_not_cut() {
 /// one piece of 4 MiB, so that a view of up to that size is counted whole.
 fn judge_finished_log(log: &[u8], scan_lines_max: usize, expect: &str) {
     let limits = limits(4 << 20, 64, scan_lines_max);
-    let mut oracle = Oracle {
-        log: MemoryLog::new(),
-        counter: 0,
-        running: false,
-        files: 0,
-        judge: Judge::default(),
-        rules: Rules::new(TextFormat::Exact, limits.clone()),
-    };
+    let mut oracle = Oracle::new(&limits, false);
     oracle.log.append(log);
     let mut t = Tail::new(ExactEngine::new(limits), "prop-1-1", "/prop.log");
     let first = oracle.check_read(&mut t, 5, false, None);

@@ -116,6 +116,16 @@ fn set(reply: &mut Reply, key: &'static str, value: Value) {
     reply.details.insert(key, value);
 }
 
+/// `key` taken out of the reply's `details`, the others kept in their order.
+fn remove(reply: &mut Reply, key: &str) {
+    let map = reply.details.to_map();
+    reply.details = map
+        .into_iter()
+        .filter(|(k, _)| k != key)
+        .collect::<serde_json::Map<_, _>>()
+        .into();
+}
+
 #[test]
 fn a_count_in_details_other_than_the_header_is_an_untrue_field() {
     let delta = Request::lines(2);
@@ -155,13 +165,7 @@ fn notes_other_than_the_texts_are_an_untrue_field() {
         [AnomalyKind::UntrueField]
     );
     let no_notes = |r: &mut Reply| {
-        r.details = r
-            .details
-            .to_map()
-            .into_iter()
-            .filter(|(k, _)| k != "notes")
-            .collect::<serde_json::Map<_, _>>()
-            .into();
+        remove(r, "notes");
     };
     assert_eq!(
         changed(BEFORE, GROWN, &delta, no_notes),
@@ -227,14 +231,7 @@ fn a_cap_in_details_other_than_the_markers_is_an_untrue_field() {
         ("as a string", |r| {
             set(r, "truncatedAtBytes", json!("1000000"))
         }),
-        ("left out", |r| {
-            let map = r.details.to_map();
-            r.details = map
-                .into_iter()
-                .filter(|(k, _)| k != "truncatedAtBytes")
-                .collect::<serde_json::Map<_, _>>()
-                .into();
-        }),
+        ("left out", |r| remove(r, "truncatedAtBytes")),
     ];
     for (case, change) in cases {
         assert_eq!(
