@@ -1,10 +1,12 @@
 //! Progress on long work: states explored by a check, traces done by a replay. Drawn on
 //! stderr only when it is a terminal, outside CI (`CI` set) and without `--json`, so that
-//! logs and machine-read output never carry it; cleared when the work ends.
+//! logs and machine-read output never carry it; cleared when the work ends. Bars of work done
+//! at once (`bgtail readers` measures its readers side by side) are drawn one per line.
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal as _;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Set by a command printing `--json`: nothing is drawn for the rest of the run.
@@ -22,16 +24,30 @@ fn drawn() -> bool {
         && std::io::stderr().is_terminal()
 }
 
+/// Every drawn bar of the run, so that bars of work done at once share stderr, one line each.
+fn bars() -> &'static MultiProgress {
+    static BARS: OnceLock<MultiProgress> = OnceLock::new();
+    BARS.get_or_init(|| MultiProgress::with_draw_target(ProgressDrawTarget::stderr_with_hz(4)))
+}
+
+/// Writes `line` to stderr above the bars being drawn (plainly when none is).
+pub fn note(line: &str) {
+    if drawn() {
+        bars().suspend(|| eprintln!("{line}"));
+    } else {
+        eprintln!("{line}");
+    }
+}
+
 /// A bar that draws nothing when progress is not [`drawn`].
 fn bar(length: Option<u64>, template: &str) -> ProgressBar {
     if !drawn() {
         return ProgressBar::hidden();
     }
-    let bar = match length {
+    let bar = bars().add(match length {
         Some(n) => ProgressBar::new(n),
         None => ProgressBar::new_spinner(),
-    };
-    bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(4));
+    });
     bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
     bar.enable_steady_tick(Duration::from_millis(250));
     bar

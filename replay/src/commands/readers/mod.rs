@@ -27,13 +27,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|r| engines_of(r, &shared))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut rows = Vec::new();
-    for (reader, engine) in READERS.iter().zip(&engines) {
-        eprintln!("bgtail readers: {}", reader.name);
-        rows.push((reader, measure(reader, engine, &args)?));
-    }
+    let rows = measure_all(&engines, &args)?;
     let table = render(&rows);
-    eprintln!("bgtail readers: the captured sessions, audited");
+    crate::progress::note("bgtail readers: the captured sessions, audited");
     let wild = crate::wild::markdown(&crate::wild::audit_sessions(&captured(&shared)?, None)?);
     let page = std::fs::read_to_string(&args.page)
         .with_context(|| format!("{}: the page to write the tables into", args.page.display()))?;
@@ -60,6 +56,41 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::write(&args.page, updated).with_context(|| args.page.display().to_string())?;
     println!("{}: written", args.page.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every reader measured, each on a thread of its own, in [`READERS`]' order. A reader behind
+/// a process spends most of its time awaiting replies (mux's adapter runs a real process
+/// manager at tens of reads per second), so side by side the readers take about as long as the
+/// slowest of them, not their sum.
+fn measure_all<'r>(
+    engines: &[Engines],
+    args: &Args,
+) -> anyhow::Result<Vec<(&'r Reader, measure::Measured)>> {
+    let results: Vec<anyhow::Result<measure::Measured>> = std::thread::scope(|scope| {
+        let running: Vec<_> = READERS
+            .iter()
+            .zip(engines)
+            .map(|(reader, engine)| {
+                scope.spawn(move || {
+                    crate::progress::note(&format!("bgtail readers: {}", reader.name));
+                    measure(reader, engine, args)
+                        .with_context(|| format!("measuring {}", reader.name))
+                })
+            })
+            .collect();
+        running
+            .into_iter()
+            .map(|r| {
+                r.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    READERS
+        .iter()
+        .zip(results)
+        .map(|(r, m)| Ok((r, m?)))
+        .collect()
 }
 
 /// The captured sessions the page's table of readers in the wild audits: every Codex rollout
