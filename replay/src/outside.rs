@@ -68,6 +68,11 @@ struct Inner {
     failed: Option<String>,
     /// Requests sent, for the throughput figure.
     requests: u64,
+    /// A fresh engine's state blob (`Rebuild::Snapshot`), taken once after the handshake: a
+    /// state equal to it is kept as `None`, so that a read that leaves a fresh engine as it
+    /// was (a refusal, a read the gate holds back) leads back to the state it started in, as
+    /// it does in the checker's own engines.
+    fresh: Option<String>,
 }
 
 /// An engine in another process, shared by the checker's clones of it.
@@ -114,12 +119,17 @@ impl OutsideEngine {
         let name: &'static str = Box::leak(format!("cmd:{}", engine.info.name).into_boxed_str());
         let dir = tempfile::tempdir().context("a temporary folder")?;
         let log = crate::replay_eut::log_file(dir.path(), job_id);
+        let mut inner = Inner {
+            engine,
+            failed: None,
+            requests: 0,
+            fresh: None,
+        };
+        if rebuild == Rebuild::Snapshot {
+            inner.fresh = Some(inner.snapshot().context("a fresh engine's snapshot")?);
+        }
         Ok(OutsideEngine {
-            inner: Arc::new(Mutex::new(Inner {
-                engine,
-                failed: None,
-                requests: 0,
-            })),
+            inner: Arc::new(Mutex::new(inner)),
             log,
             _dir: Arc::new(dir),
             name,
@@ -179,12 +189,16 @@ impl Inner {
         write: &WriteLog<'_>,
     ) -> anyhow::Result<()> {
         let id = self.engine.fresh_id();
-        let reply = match (rebuild, &state.snapshot) {
-            (Rebuild::Snapshot, Some(blob)) => self.send(WireRequest::Restore {
+        let blob = match rebuild {
+            Rebuild::Snapshot => state.snapshot.as_ref().or(self.fresh.as_ref()),
+            Rebuild::Replay => None,
+        };
+        let reply = match blob {
+            Some(blob) => self.send(WireRequest::Restore {
                 msg_id: id,
                 state: serde_json::from_str(blob)?,
             })?,
-            _ => self.send(WireRequest::Reset { msg_id: id })?,
+            None => self.send(WireRequest::Reset { msg_id: id })?,
         };
         if !matches!(reply, Wire::RestoreOk { .. } | Wire::ResetOk { .. }) {
             bail!("restoring a state was answered with {reply:?}");
@@ -210,17 +224,31 @@ impl Inner {
         match rebuild {
             Rebuild::Replay => state.history.push(past),
             Rebuild::Snapshot => {
-                let id = self.engine.fresh_id();
-                match self.send(WireRequest::Snapshot { msg_id: id })? {
-                    Wire::SnapshotOk { state: blob, .. } => {
-                        state.snapshot = Some(blob.to_string());
-                    }
-                    other => bail!("snapshot was answered with {other:?}"),
-                }
+                let blob = self.snapshot()?;
+                state.snapshot = (Some(&blob) != self.fresh.as_ref()).then_some(blob);
             }
         }
         Ok(())
     }
+
+    /// The process's state blob, as JSON text.
+    fn snapshot(&mut self) -> anyhow::Result<String> {
+        let id = self.engine.fresh_id();
+        match self.send(WireRequest::Snapshot { msg_id: id })? {
+            Wire::SnapshotOk { state: blob, .. } => Ok(blob.to_string()),
+            other => bail!("snapshot was answered with {other:?}"),
+        }
+    }
+}
+
+/// The protocol's clock for a read that says how long the job has run: milliseconds since the
+/// job started (`docs/engine-protocol.md`), which a served engine turns back into seconds. An
+/// elapsed time the clock cannot carry (below 0, not finite) is sent as no clock at all, which
+/// the running-job state line reads alike (0.0 s).
+fn now_ms(elapsed_secs: Option<f64>) -> Option<u64> {
+    elapsed_secs
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| (s * 1000.0).round() as u64)
 }
 
 /// A reply as the crate's type: the text, `details` and claimed ranges; the rest unknown.
@@ -271,7 +299,7 @@ impl OutsideEngine {
             bytes: request.bytes,
             peek: request.peek,
             running: request.running,
-            now_ms: None,
+            now_ms: now_ms(request.elapsed_secs),
         };
         let past = PastRead {
             log: bytes.unwrap_or_default(),
@@ -356,6 +384,26 @@ impl Engine for OutsideEngine {
                 inner.failed = Some(format!("{why:#}"));
                 Err(Rejected(format!("(the engine failed: {why:#})")))
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::now_ms;
+
+    #[test]
+    fn an_elapsed_time_is_sent_as_the_clock_in_whole_milliseconds() {
+        assert_eq!(now_ms(Some(12.04)), Some(12_040));
+        assert_eq!(now_ms(Some(0.0)), Some(0));
+        assert_eq!(now_ms(Some(1.0005)), Some(1_001));
+        assert_eq!(now_ms(None), None);
+    }
+
+    #[test]
+    fn an_elapsed_time_the_clock_cannot_carry_is_sent_as_no_clock() {
+        for secs in [-3.0, -0.001, f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+            assert_eq!(now_ms(Some(secs)), None, "{secs}");
         }
     }
 }

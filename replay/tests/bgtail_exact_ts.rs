@@ -3,7 +3,8 @@
 //! - the differential harness (`bgtail compare`) over generated traces of every profile and the
 //!   corpus: every read equal (text, `details` and its key order, error or not, shown ranges);
 //! - the model checker over the protocol at the in-crate engine's protocol bounds: the same
-//!   verdicts and unique state counts;
+//!   verdicts and unique state counts; at `odd-requests`, the same as the Rust engine served
+//!   behind the protocol;
 //! - the corpus replayed through it with the contract required: no anomaly.
 
 use crate::common::{
@@ -262,6 +263,37 @@ fn the_model_checker_gives_the_package_the_rust_engines_verdicts_and_state_count
         );
         assert!(!outside.contains("BROKEN"), "{outside}");
     }
+}
+
+/// The requests an agent's JSON can carry that are not a plain whole `lines` of at least 1 —
+/// windows asked as 0, -1 and 1.5, odd views, reads by ids upstream refuses, reads the
+/// running-job gate holds back with the elapsed time as the protocol's clock — over 1-line
+/// logs and 2 reads: the package and the Rust engine served behind the same protocol give the
+/// same verdicts and unique states (1,606), every property holding. The in-process check has
+/// more (1,966): it also asks the windows only a JavaScript caller passes, NaN and +Infinity,
+/// which JSON cannot carry (`checks/run.rs` leaves them out of a `cmd:` check).
+#[test]
+fn the_package_answers_odd_requests_as_the_served_rust_engine_does() {
+    let bound = [
+        "--bound",
+        "odd-requests",
+        "--max-lines",
+        "1",
+        "--max-reads",
+        "2",
+    ];
+    let served = format!(
+        "cmd:{} serve --engine exact --limits model",
+        env!("CARGO_BIN_EXE_bgtail")
+    );
+    let package = format!("{} --limits model", bgtail_exact_ts_engine());
+    let (code, rust) = bgtail(&[&["check", "--engine", &served][..], &bound].concat());
+    assert_eq!(code, Some(0), "{rust}");
+    let (code, ts) = bgtail(&[&["check", "--engine", &package][..], &bound].concat());
+    assert_eq!(code, Some(0), "{ts}");
+    assert_eq!(outcome(&rust), outcome(&ts), "{ts}");
+    assert_eq!(outcome(&ts).0, "19499 states generated, 1606 unique");
+    assert!(!ts.contains("BROKEN"), "{ts}");
 }
 
 #[test]
