@@ -390,7 +390,7 @@ impl Engine for OutsideEngine {
 
 #[cfg(test)]
 mod tests {
-    use super::now_ms;
+    use crate::outside::now_ms;
 
     #[test]
     fn an_elapsed_time_is_sent_as_the_clock_in_whole_milliseconds() {
