@@ -62,10 +62,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// a process spends most of its time awaiting replies (mux's adapter runs a real process
 /// manager at tens of reads per second), so side by side the readers take about as long as the
 /// slowest of them, not their sum.
-fn measure_all<'r>(
+fn measure_all(
     engines: &[Engines],
     args: &Args,
-) -> anyhow::Result<Vec<(&'r Reader, measure::Measured)>> {
+) -> anyhow::Result<Vec<(&'static Reader, measure::Measured)>> {
     let results: Vec<anyhow::Result<measure::Measured>> = std::thread::scope(|scope| {
         let running: Vec<_> = READERS
             .iter()
