@@ -130,31 +130,79 @@ fn read_while_it_shrinks<R>(read: impl FnOnce(&dyn LogSource, bgtail::Job<'_>, &
 }
 
 #[test]
-fn a_log_that_shrinks_between_size_and_read_keeps_what_was_read() {
-    for exact in [false, true] {
-        let r = read_while_it_shrinks(|src, job, p| {
-            if exact {
-                let e = ExactEngine::default();
-                let mut s = Default::default();
-                let r = e.read(&mut s, job, src, &Request::lines(5)).unwrap();
-                // The next read sees the smaller file and starts a new generation.
-                let again = e
-                    .read(&mut s, job, open_log(p).as_ref(), &Request::lines(5))
-                    .unwrap();
-                assert_eq!(again.reset, Some(ResetReason::Shrank));
-                assert_eq!(again.text, "the log shrank since the last read, so the bookmark starts over: 1 line — log at 1 line\none");
-                r
-            } else {
-                ShippedEngine::default()
-                    .read(&mut Default::default(), job, src, &Request::lines(5))
-                    .unwrap()
-            }
-        });
-        assert!(!r.is_error);
-        // Only what the file still held; the exact engine then reads the head for its
-        // fingerprint too, and finds the same four bytes.
-        assert_eq!(r.bytes_read, if exact { 8 } else { 4 });
+fn a_log_that_shrinks_between_size_and_read_is_read_by_upstream_as_far_as_it_goes() {
+    let r = read_while_it_shrinks(|src, job, _| {
+        ShippedEngine::default()
+            .read(&mut Default::default(), job, src, &Request::lines(5))
+            .unwrap()
+    });
+    assert!(!r.is_error);
+    // Only what the file still held.
+    assert_eq!(r.bytes_read, 4);
+    assert_eq!(r.text, "one");
+}
+
+/// The exact engine's read finds the head shorter than the size it measured, and reads the
+/// log once more from a fresh look: the reply and the bookmark are of the log as it now is,
+/// so the next read continues it.
+#[test]
+fn a_log_that_shrinks_between_size_and_read_is_read_again_as_it_now_is() {
+    read_while_it_shrinks(|src, job, p| {
+        let e = ExactEngine::default();
+        let mut s = Default::default();
+        let r = e.read(&mut s, job, src, &Request::lines(5)).unwrap();
+        assert_eq!(r.text, "first read: 1 line — log at 1 line\none");
+        // The answering read's own bytes: the head, then the line.
+        assert_eq!(r.bytes_read, 8);
+        let again = e
+            .read(&mut s, job, open_log(p).as_ref(), &Request::lines(5))
+            .unwrap();
+        assert_eq!(again.reset, None);
+        assert_eq!(again.text, "(no new lines — log at 1 line)");
+    });
+}
+
+/// A log whose size says more than it holds at every look (it shrinks during each read) is an
+/// error reply naming the log, after one more try, and leaves the bookmark as it was.
+#[test]
+fn a_log_that_shrinks_during_every_read_is_an_error_that_keeps_the_bookmark() {
+    struct ClaimsMore(&'static [u8]);
+    impl LogSource for ClaimsMore {
+        fn stat(&self) -> Result<LogStat, SourceError> {
+            Ok(LogStat {
+                size: self.0.len() as u64 + 10,
+                identity: None,
+            })
+        }
+        fn read_at(&self, offset: u64, buf: &mut [u8]) -> Result<usize, SourceError> {
+            let rest = self.0.get(offset as usize..).unwrap_or_default();
+            let n = rest.len().min(buf.len());
+            buf[..n].copy_from_slice(&rest[..n]);
+            Ok(n)
+        }
     }
+    let e = ExactEngine::default();
+    let job = bgtail::Job {
+        id: "job-1-1",
+        path: "/logs/job.log",
+    };
+    let mut s = Default::default();
+    let log = bgtail::source::SliceLog {
+        bytes: b"one\n",
+        file_number: 0,
+        missing: false,
+    };
+    e.read(&mut s, job, &log, &Request::lines(5)).unwrap();
+    let before = s.clone();
+    let r = e
+        .read(&mut s, job, &ClaimsMore(b"one\ntwo\n"), &Request::lines(5))
+        .unwrap();
+    assert!(r.is_error);
+    assert_eq!(
+        r.text,
+        "Log for job job-1-1 at /logs/job.log exists but could not be read (file may be too large or unreadable)"
+    );
+    assert_eq!(s, before);
 }
 
 /// The same race when the tail is read in pieces: the first piece coming back short must not

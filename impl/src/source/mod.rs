@@ -35,11 +35,15 @@ pub struct LogStat {
 
 /// Why a log could not be read. Engines turn these into upstream's error replies.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SourceError {
     /// Nothing exists at the path.
     NotFound,
     /// Something exists but could not be read; the text is the operating system's reason.
     Unreadable(String),
+    /// The log held fewer bytes than a read measured: it shrank while it was read
+    /// ([`read_measured_span`]).
+    Shrank,
 }
 
 impl fmt::Display for SourceError {
@@ -47,6 +51,7 @@ impl fmt::Display for SourceError {
         match self {
             SourceError::NotFound => f.write_str("not found"),
             SourceError::Unreadable(why) => write!(f, "unreadable: {why}"),
+            SourceError::Shrank => f.write_str("the log shrank while it was read"),
         }
     }
 }
@@ -81,6 +86,22 @@ pub fn read_span(
     buf.truncate(filled);
     *bytes_read += filled as u64;
     Ok(buf)
+}
+
+/// Reads the `len` bytes at `offset` of a log measured to hold them, counting what was read
+/// into `bytes_read`: fewer bytes mean the log shrank since it was measured,
+/// [`SourceError::Shrank`].
+pub fn read_measured_span(
+    source: &dyn LogSource,
+    offset: u64,
+    len: u64,
+    bytes_read: &mut u64,
+) -> Result<Vec<u8>, SourceError> {
+    let bytes = read_span(source, offset, len, bytes_read)?;
+    if bytes.len() as u64 != len {
+        return Err(SourceError::Shrank);
+    }
+    Ok(bytes)
 }
 
 /// A log that could not be opened: every call reports why, so that engines answer with their

@@ -5,17 +5,13 @@
 
 import type { Limits } from "./limits.js";
 import { countLines, type Mark } from "./lineIndex.js";
-import { readSpan, SourceError, type LogSource } from "./source.js";
+import { readSpan, shrankWhileRead, type LogSource } from "./source.js";
 import { isContent, lineTextEnd } from "./view.js";
 
 const NL = 0x0a;
 
 /** Why counting backwards stopped. */
 export type Stop = "view_start" | "line_bound" | "enough";
-
-export function changedWhileRead(): SourceError {
-  return new SourceError("unreadable", "the log changed while it was read");
-}
 
 export function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (b.length === 0) return a;
@@ -46,7 +42,7 @@ export class Counter {
     while (pos < to) {
       const len = Math.min(chunk, to - pos);
       const piece = this.span(pos, len);
-      if (piece.length !== len) throw changedWhileRead();
+      if (piece.length !== len) throw shrankWhileRead();
       pos += len;
       pending = concat(pending, piece);
       const lastNl = pending.lastIndexOf(NL);
@@ -64,7 +60,7 @@ export class Counter {
   firstLineForward(from: Mark, origin: number): Mark {
     if (origin === from.offset) return from;
     let buf = this.span(from.offset, origin - from.offset);
-    if (buf.length !== origin - from.offset) throw changedWhileRead();
+    if (buf.length !== origin - from.offset) throw shrankWhileRead();
     // The line that straddles the view's start ends at the first `\n` at or after `origin − 1`.
     let searchFrom = buf.length - 1;
     let step = Math.min(256, this.limits.pieceMax);
@@ -74,7 +70,9 @@ export class Counter {
       searchFrom = buf.length;
       const more = this.span(from.offset + buf.length, step);
       step = Math.min(step * 2, this.limits.pieceMax);
-      if (more.length === 0) throw changedWhileRead();
+      // The view holds a line start after `origin` (the tail's), so a `\n` ends this line
+      // before the log's end, unless the log shrank.
+      if (more.length === 0) throw shrankWhileRead();
       buf = concat(buf, more);
     }
   }
@@ -113,7 +111,7 @@ export class Counter {
         if (lo === readFrom) break;
         const newLo = Math.max(lo - Math.min(lo, chunk), readFrom);
         const piece = this.span(newLo, lo - newLo);
-        if (piece.length !== lo - newLo) throw changedWhileRead();
+        if (piece.length !== lo - newLo) throw shrankWhileRead();
         buf = concat(piece, buf);
         lo = newLo;
         chunk = Math.min(chunk * 2, this.limits.pieceMax);

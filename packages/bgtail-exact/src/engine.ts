@@ -11,7 +11,7 @@ import { LineIndex } from "./lineIndex.js";
 import { respond, type Outcome } from "./render.js";
 import { Scanner, type Scan } from "./scan.js";
 import { nextIndex, partialExtent, partialPrintOf, settledEndOf, settledPrintOf } from "./settle.js";
-import { FileSource, readSpan, SourceError, type LogSource, type LogStat } from "./source.js";
+import { FileSource, readMeasuredSpan, SourceError, type LogSource, type LogStat } from "./source.js";
 import { startAfter, type Start } from "./start.js";
 import type { Bookmark, BytePrint, ExactState, Job, Reply, Request } from "./types.js";
 
@@ -66,7 +66,15 @@ export class ExactEngine {
     checkId(job.id);
     if (request.running === true && request.peek !== true) return gatedReply(job, request);
     try {
-      return this.readLog(state, job, log, request, lines, window);
+      // A log that shrank while it was read (a piece came back shorter than the size the read
+      // measured) is read once more from a fresh look at it, so that the reply is of the log
+      // as it now is; the bookmark is untouched until a read completes.
+      try {
+        return this.readLog(state, job, log, request, lines, window);
+      } catch (e) {
+        if (e instanceof SourceError && e.kind === "shrank") return this.readLog(state, job, log, request, lines, window);
+        throw e;
+      }
     } catch (e) {
       if (e instanceof SourceError) return errorReply(job, e);
       throw e;
@@ -89,7 +97,7 @@ export class ExactEngine {
     const counter = { bytesRead: 0 };
     // The first bytes both identify this generation and are compared with what the bookmark
     // saw, before anything else is read.
-    const headBytes = readSpan(log, 0, Math.min(stat.size, this.limits.headProbeBytes), counter);
+    const headBytes = readMeasuredSpan(log, 0, Math.min(stat.size, this.limits.headProbeBytes), counter);
     const head = print(0, headBytes);
     const prev = bookmarkOf(state, job.id);
     const reset = prev === undefined ? undefined : generationChange(prev, job.path, stat, headBytes, head, log, counter);

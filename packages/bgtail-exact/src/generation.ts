@@ -2,7 +2,7 @@
 // and, when it is not, why (the generation.rs module of the Rust engine).
 
 import { printMatches } from "./bookmark.js";
-import { readSpan, type LogSource, type LogStat } from "./source.js";
+import { readMeasuredSpan, type LogSource, type LogStat } from "./source.js";
 import type { Bookmark, BytePrint, ResetReason } from "./types.js";
 
 /** Whether the log is another generation than the bookmark's, and why. */
@@ -19,16 +19,15 @@ export function generationChange(
   const [a, b] = [prev.identity, stat.identity];
   if (a && b && (a.device !== b.device || a.inode !== b.inode)) return "file_replaced";
   if (stat.size < prev.size) return "shrank";
-  // Fewer head bytes than the bookmark hashed (the log shrank while it was read) cannot prove
-  // the same log, so they count as a rewrite: coverage starts over, which can only repeat.
-  // The head this read fingerprinted is most often as long as the bookmark's: its hash is
+  // The log is at least as long as the bookmark saw it, and its head was read whole, so
+  // `head` holds all of the prefix the bookmark hashed. The head this read fingerprinted is most often as long as the bookmark's: its hash is
   // then the one to compare, and the bytes are not hashed twice.
   const sameHead = prev.head.len === headPrint.len ? prev.head.hash === headPrint.hash : printMatches(prev.head, head);
   if (!sameHead) return "rewritten";
   const p = prev.settled_print;
-  if (p && !printMatches(p, readSpan(log, p.offset, p.len, counter))) return "regrown_past_cut";
+  if (p && !printMatches(p, readMeasuredSpan(log, p.offset, p.len, counter))) return "regrown_past_cut";
   // Last: the partial line a reply showed, rewritten in place behind an unchanged head.
   const q = prev.partial_print;
-  if (q && !printMatches(q, readSpan(log, q.offset, q.len, counter))) return "partial_rewritten";
+  if (q && !printMatches(q, readMeasuredSpan(log, q.offset, q.len, counter))) return "partial_rewritten";
   return undefined;
 }

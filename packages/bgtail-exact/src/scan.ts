@@ -17,7 +17,7 @@ import type { Ranges } from "./coverage.js";
 import type { Limits } from "./limits.js";
 import { countLines, LineIndex, type Mark } from "./lineIndex.js";
 import { concat, Counter } from "./count.js";
-import { readSpan, type LogSource } from "./source.js";
+import { readSpan, shrankWhileRead, type LogSource } from "./source.js";
 import { capOf, View } from "./view.js";
 import { nth } from "./nth.js";
 
@@ -267,12 +267,8 @@ export class Scanner {
     for (;;) {
       const newLo = Math.max(lo - Math.min(lo, chunk), readFrom);
       const piece = this.span(newLo, lo - newLo);
-      if (piece.length !== lo - newLo) {
-        // The log shrank while it was read: take the view as it now reads; the next read
-        // sees the shrink.
-        if (newLo === readFrom && buf.length === 0) return { whole: true, buf: piece };
-        return { whole: true, buf: this.span(readFrom, size - readFrom) };
-      }
+      // The log shrank while it was read: the read starts over (`ExactEngine.read`).
+      if (piece.length !== lo - newLo) throw shrankWhileRead();
       buf = concat(piece, buf);
       lo = newLo;
       if (lo === readFrom) return { whole: true, buf };

@@ -15,12 +15,14 @@ export interface LogStat {
   identity?: LogIdentity;
 }
 
-/** The log could not be read: there is none at the path, or it cannot be read. */
+/** The log could not be read: there is none at the path, it cannot be read, or it held fewer
+ *  bytes than a read measured (it shrank while it was read). */
 export class SourceError extends Error {
   override name = "SourceError";
   constructor(
-    /** `"not_found"`: nothing at the path; `"unreadable"`: anything else. */
-    readonly kind: "not_found" | "unreadable",
+    /** `"not_found"`: nothing at the path; `"shrank"`: fewer bytes than the read measured
+     *  ({@link readMeasuredSpan}); `"unreadable"`: anything else. */
+    readonly kind: "not_found" | "unreadable" | "shrank",
     message: string,
   ) {
     super(message);
@@ -46,6 +48,19 @@ export function readSpan(source: LogSource, offset: number, len: number, counter
   }
   counter.bytesRead += filled;
   return filled === len ? buf : buf.subarray(0, filled);
+}
+
+/** The error of a log that held fewer bytes than a read measured. */
+export function shrankWhileRead(): SourceError {
+  return new SourceError("shrank", "the log shrank while it was read");
+}
+
+/** The `len` bytes at `offset` of a log measured to hold them; throws {@link shrankWhileRead}'s
+ *  error when it holds fewer (it shrank since it was measured). */
+export function readMeasuredSpan(source: LogSource, offset: number, len: number, counter: { bytesRead: number }): Uint8Array {
+  const bytes = readSpan(source, offset, len, counter);
+  if (bytes.length !== len) throw shrankWhileRead();
+  return bytes;
 }
 
 function classify(e: unknown, path: string): SourceError {

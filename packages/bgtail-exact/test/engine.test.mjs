@@ -134,8 +134,8 @@ function shrinksAfterStat(path) {
   };
 }
 
-// The next three tests pin the Rust engine's replies to the same races (impl/tests/bad_input.rs).
-test("a log that shrinks between its size and its read keeps what was read, and the next read starts over", () => {
+// The next four tests pin the Rust engine's replies to the same races (impl/tests/bad_input.rs).
+test("a log that shrinks between its size and its read is read again as it now is", () => {
   inTempDir((dir) => {
     const path = join(dir, "shrink.log");
     writeFileSync(path, "one\ntwo\nthree\n");
@@ -145,13 +145,35 @@ test("a log that shrinks between its size and its read keeps what was read, and 
     const source = shrinksAfterStat(path);
     const r = engine.read(state, j, source, { lines: 5 });
     source.close();
-    assert.equal(r.isError, false);
-    // Only what the file still held, and the head's four bytes for its fingerprint.
+    assert.equal(r.text, "first read: 1 line — log at 1 line\none");
+    // The answering read's own bytes: the head, then the line.
     assert.equal(r.bytesRead, 8);
+    // The bookmark is of the log as it now is: the next read continues it.
     const again = engine.readFile(state, j, { lines: 5 });
-    assert.equal(again.reset, "shrank");
-    assert.equal(again.text, "the log shrank since the last read, so the bookmark starts over: 1 line — log at 1 line\none");
+    assert.equal(again.reset, null);
+    assert.equal(again.text, "(no new lines — log at 1 line)");
   });
+});
+
+test("a log that shrinks during every read is an error that keeps the bookmark", () => {
+  const engine = new ExactEngine();
+  const state = emptyState();
+  engine.read(state, job, MemorySource.of("one\n"), { lines: 5 });
+  const before = snapshotState(state);
+  const held = new TextEncoder().encode("one\ntwo\n");
+  const claimsMore = {
+    stat: () => ({ size: held.length + 10 }),
+    readAt(offset, buf) {
+      const rest = held.subarray(Math.min(offset, held.length));
+      const n = Math.min(rest.length, buf.length);
+      buf.set(rest.subarray(0, n));
+      return n;
+    },
+  };
+  const r = engine.read(state, job, claimsMore, { lines: 5 });
+  assert.equal(r.isError, true);
+  assert.equal(r.text, `Log for job ${job.id} at ${job.path} exists but could not be read (file may be too large or unreadable)`);
+  assert.deepEqual(snapshotState(state), before);
 });
 
 test("a log that shrinks while its tail is read in pieces keeps what it still holds", () => {

@@ -4,7 +4,7 @@
 
 use super::coverage::Coverage;
 use super::index::LineIndex;
-use crate::source::{read_span, LogIdentity, LogSource, SourceError};
+use crate::source::{read_measured_span, LogIdentity, LogSource, SourceError};
 use serde::{Deserialize, Serialize};
 
 /// A fingerprint of `len` bytes at `offset`: the log's head (to notice a log rewritten in
@@ -37,13 +37,14 @@ impl BytePrint {
             .is_some_and(|prefix| fnv1a(prefix) == self.hash)
     }
 
-    /// Whether the log still holds the same bytes there.
+    /// Whether the log, measured to hold these bytes, still holds the same bytes there;
+    /// [`SourceError::Shrank`] when it no longer holds them all.
     pub(super) fn holds(
         &self,
         log: &dyn LogSource,
         bytes_read: &mut u64,
     ) -> Result<bool, SourceError> {
-        Ok(self.matches(&read_span(log, self.offset, self.len, bytes_read)?))
+        Ok(self.matches(&read_measured_span(log, self.offset, self.len, bytes_read)?))
     }
 }
 

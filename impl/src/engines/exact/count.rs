@@ -3,7 +3,7 @@
 //! line bound, reading in pieces and keeping at most the line being classified.
 
 use super::index::{count_lines, Mark};
-use crate::source::{read_span, LogSource, SourceError};
+use crate::source::{read_measured_span, read_span, LogSource, SourceError};
 use crate::upstream::limits::Limits;
 use crate::upstream::view::{is_content, line_text};
 
@@ -34,10 +34,7 @@ impl Counter<'_> {
         let mut chunk = self.limits.tail_chunk;
         while pos < to {
             let len = chunk.min(to - pos);
-            let piece = read_span(self.log, pos, len, self.bytes_read)?;
-            if piece.len() as u64 != len {
-                return Err(changed_while_read());
-            }
+            let piece = read_measured_span(self.log, pos, len, self.bytes_read)?;
             pos += len;
             pending.extend_from_slice(&piece);
             if let Some(last_nl) = memchr::memrchr(b'\n', &pending) {
@@ -55,10 +52,8 @@ impl Counter<'_> {
         if origin == from.offset {
             return Ok(from);
         }
-        let mut buf = read_span(self.log, from.offset, origin - from.offset, self.bytes_read)?;
-        if buf.len() as u64 != origin - from.offset {
-            return Err(changed_while_read());
-        }
+        let mut buf =
+            read_measured_span(self.log, from.offset, origin - from.offset, self.bytes_read)?;
         // The line that straddles the view's start ends at the first `\n` at or after
         // `origin − 1`; the view's first line starts after it.
         let mut search_from = buf.len() - 1;
@@ -77,8 +72,10 @@ impl Counter<'_> {
                 self.bytes_read,
             )?;
             step = step.saturating_mul(2).min(self.limits.piece_max);
+            // The view holds a line start after `origin` (the tail's), so a `\n` ends this
+            // line before the log's end, unless the log shrank.
             if more.is_empty() {
-                return Err(changed_while_read());
+                return Err(SourceError::Shrank);
             }
             buf.extend_from_slice(&more);
         }
@@ -147,10 +144,7 @@ impl Counter<'_> {
                     break None;
                 }
                 let new_lo = lo.saturating_sub(chunk).max(read_from);
-                let mut piece = read_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
-                if piece.len() as u64 != lo - new_lo {
-                    return Err(changed_while_read());
-                }
+                let mut piece = read_measured_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
                 piece.extend_from_slice(&buf);
                 buf = piece;
                 lo = new_lo;
@@ -175,9 +169,4 @@ impl Counter<'_> {
             buf.truncate((start - lo) as usize);
         }
     }
-}
-
-/// The error of a log whose bytes ran out before the size it was measured at.
-fn changed_while_read() -> SourceError {
-    SourceError::Unreadable("the log changed while it was read".into())
 }

@@ -30,9 +30,8 @@ pub(super) fn change(
     if stat.size < prev.size {
         return Ok(Some(ResetReason::Shrank));
     }
-    // Compare the same prefix the bookmark hashed. Fewer bytes than that (the log shrank
-    // while it was read) cannot prove the same log, so they count as a rewrite: coverage
-    // starts over, which can only repeat lines.
+    // Compare the same prefix the bookmark hashed: the log is at least as long as the
+    // bookmark saw it, and its head was read whole, so `head` holds all of that prefix.
     if !prev.head.matches(head) {
         return Ok(Some(ResetReason::Rewritten));
     }

@@ -31,7 +31,7 @@ use start::{Opening, Start};
 use crate::interface::api::{
     error_reply, gated_reply, Engine, Job, Rejected, Reply, Request, ResetReason,
 };
-use crate::source::{read_span, LogSource, LogStat, SourceError};
+use crate::source::{read_measured_span, LogSource, LogStat, SourceError};
 use crate::upstream::limits::Limits;
 use crate::upstream::tool::{check_id, clamp_window};
 
@@ -99,7 +99,13 @@ impl Engine for ExactEngine {
         if request.running && !request.peek {
             return Ok(gated_reply(job, request));
         }
-        let reply = self.read_log(state, job, log, request, lines, window);
+        // A log that shrank while it was read (a piece came back shorter than the size the read
+        // measured) is read once more from a fresh look at it, so that the reply is of the log
+        // as it now is; the bookmark is untouched until a read completes.
+        let reply = match self.read_log(state, job, log, request, lines, window) {
+            Err(SourceError::Shrank) => self.read_log(state, job, log, request, lines, window),
+            other => other,
+        };
         Ok(reply.unwrap_or_else(|e| error_reply(job, &e)))
     }
 }
@@ -123,7 +129,7 @@ impl ExactEngine {
         // bookmark saw, before anything else is read: the bookmark's index and settled end
         // describe its generation only.
         let head_len = stat.size.min(self.limits.head_probe_bytes);
-        let head_bytes = read_span(log, 0, head_len, &mut bytes_read)?;
+        let head_bytes = read_measured_span(log, 0, head_len, &mut bytes_read)?;
         let head = BytePrint::of(0, &head_bytes);
         let opening = match state.get(job.id) {
             None => Opening::First,
@@ -281,7 +287,7 @@ impl ExactEngine {
         let stat = log.stat()?;
         let mut bytes_read = 0;
         let head_len = stat.size.min(self.limits.head_probe_bytes);
-        let head = read_span(log, 0, head_len, &mut bytes_read)?;
+        let head = read_measured_span(log, 0, head_len, &mut bytes_read)?;
         generation::change(print, path, stat, &head, log, &mut bytes_read)
     }
 }

@@ -33,7 +33,7 @@
 use super::count::{Counter, Stop};
 use super::coverage::Coverage;
 use super::index::{count_lines, LineIndex, Mark};
-use crate::source::{read_span, LogSource, SourceError};
+use crate::source::{read_measured_span, LogSource, SourceError};
 use crate::upstream::limits::Limits;
 use crate::upstream::view::{cap_of, View};
 
@@ -461,16 +461,7 @@ impl Scanner<'_> {
         let (mut content, mut newlines) = (0i64, 0i64);
         loop {
             let new_lo = lo.saturating_sub(chunk).max(read_from);
-            let mut piece = read_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
-            if piece.len() as u64 != lo - new_lo {
-                // The log shrank while it was read: take the view as it now reads, as the
-                // shipped engine does; the next read sees the shrink.
-                if new_lo == read_from && buf.is_empty() {
-                    return Ok(Tail::Whole(piece));
-                }
-                let rest = read_span(self.log, read_from, size - read_from, self.bytes_read)?;
-                return Ok(Tail::Whole(rest));
-            }
+            let mut piece = read_measured_span(self.log, new_lo, lo - new_lo, self.bytes_read)?;
             piece.extend_from_slice(&buf);
             buf = piece;
             lo = new_lo;
