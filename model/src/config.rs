@@ -98,6 +98,10 @@ pub struct ModelConfig {
     pub read_lines: Vec<u8>,
     /// The `lines` of raw reads (empty: no raw reads).
     pub raw_lines: Vec<u8>,
+    /// The `lines` of condensed reads during which the log is cut
+    /// ([`Action::ReadDuringCut`](crate::Action::ReadDuringCut); empty: never), counted with
+    /// the reads and the resets.
+    pub cut_during_read: Vec<u8>,
     /// The `bytes` views the agent may switch to (empty: never changes the view).
     pub views: Vec<Bytes>,
     /// The ids other than the model's own the agent may name the job by
@@ -167,6 +171,7 @@ impl ModelConfig {
             max_resets: Times::AtMost(1),
             read_lines: vec![1, 2, 4],
             raw_lines: vec![1],
+            cut_during_read: vec![],
             views: vec![Bytes::Whole(12)],
             other_ids: vec![],
             gated_elapsed: vec![],
@@ -270,6 +275,7 @@ impl ModelConfig {
             max_resets: Times::AtMost(0),
             read_lines: vec![1, 3],
             raw_lines: vec![],
+            cut_during_read: vec![],
             views: vec![],
             other_ids: vec![],
             gated_elapsed: vec![],
@@ -305,6 +311,7 @@ impl ModelConfig {
             max_resets: Times::AtMost(0),
             read_lines: vec![4],
             raw_lines: vec![],
+            cut_during_read: vec![],
             views: vec![],
             other_ids: vec![],
             gated_elapsed: vec![],
@@ -454,6 +461,7 @@ impl ModelConfig {
             max_resets: Times::AtMost(4),
             read_lines: vec![1, 2, 3, 5, 10, 40, 144],
             raw_lines: vec![2, 40],
+            cut_during_read: vec![],
             views: vec![Bytes::Whole(300), Bytes::Whole(1200)],
             other_ids: vec![],
             gated_elapsed: vec![],

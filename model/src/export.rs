@@ -5,7 +5,7 @@ use crate::requests::Bytes;
 use crate::state::Action;
 use crate::state::TailState;
 use bgtail::trace::{self, Event, Trace, Write};
-use bgtail::Engine;
+use bgtail::{Engine, Limits};
 
 impl<E: Engine> TailModel<E> {
     /// A path of the model as a replayable trace: the same bytes, the same reads, the
@@ -16,15 +16,7 @@ impl<E: Engine> TailModel<E> {
         let mut state = TailState::empty(());
         for action in actions {
             if let Some((lines, raw)) = action.own_read() {
-                // A `lines` JSON cannot carry (NaN, +Infinity), which only a JavaScript
-                // caller passes, is held as it is in the trace; its JSON text writes `null`,
-                // which the trace format reads as JSON's `null` (0, then 1 line).
-                events.push(Event::Read(trace::Read {
-                    lines: Some(lines.into()),
-                    raw,
-                    bytes: state.view.map(Bytes::value),
-                    ..trace::Read::default()
-                }));
+                events.push(read_event(&state, lines, raw));
                 continue;
             }
             match action {
@@ -42,24 +34,13 @@ impl<E: Engine> TailModel<E> {
                         marker: false,
                     }));
                 }
-                _ => {
-                    // The same change the model makes, written as the bytes it changed.
-                    let before = state.render(limits).bytes;
-                    state.apply_to_log(action);
-                    let after = state.render(limits).bytes;
-                    if after.starts_with(&before) {
-                        if after.len() > before.len() {
-                            events.push(Event::Append(Write::new(None, &after[before.len()..])));
-                        }
-                    } else if before.starts_with(&after) {
-                        events.push(Event::Truncate(trace::Truncate {
-                            t: None,
-                            len: after.len() as u64,
-                        }));
-                    } else {
-                        events.push(Event::Rewrite(Write::new(None, &after)));
-                    }
+                // A trace has no race: a read during a cut is written as the cut, then the
+                // read, which the contract answers alike (`crate::race`).
+                Action::ReadDuringCut(lines) => {
+                    events.extend(change_event(&mut state, action, limits));
+                    events.push(read_event(&state, f64::from(*lines), false));
                 }
+                _ => events.extend(change_event(&mut state, action, limits)),
             }
         }
         Trace {
@@ -78,5 +59,37 @@ impl<E: Engine> TailModel<E> {
             },
             events,
         }
+    }
+}
+
+/// A read of `lines` from `state`, in the agent's view.
+fn read_event(state: &TailState<()>, lines: f64, raw: bool) -> Event {
+    // A `lines` JSON cannot carry (NaN, +Infinity), which only a JavaScript caller passes, is
+    // held as it is in the trace; its JSON text writes `null`, which the trace format reads as
+    // JSON's `null` (0, then 1 line).
+    Event::Read(trace::Read {
+        lines: Some(lines.into()),
+        raw,
+        bytes: state.view.map(Bytes::value),
+        ..trace::Read::default()
+    })
+}
+
+/// The same change the model makes, written as the bytes it changed: an append, a cut, or
+/// the log written anew; nothing where the bytes stay (a change of view).
+fn change_event(state: &mut TailState<()>, action: &Action, limits: &Limits) -> Option<Event> {
+    let before = state.render(limits).bytes;
+    state.apply_to_log(action);
+    let after = state.render(limits).bytes;
+    if after.starts_with(&before) {
+        (after.len() > before.len())
+            .then(|| Event::Append(Write::new(None, &after[before.len()..])))
+    } else if before.starts_with(&after) {
+        Some(Event::Truncate(trace::Truncate {
+            t: None,
+            len: after.len() as u64,
+        }))
+    } else {
+        Some(Event::Rewrite(Write::new(None, &after)))
     }
 }

@@ -22,6 +22,7 @@ mod config;
 mod export;
 pub mod induction;
 mod model;
+pub mod race;
 pub mod reach;
 mod requests;
 pub mod scope;

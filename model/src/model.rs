@@ -8,7 +8,7 @@ use crate::state::{Action, InPlace, LineKind, SeenBytes, TailState};
 use bgtail::judge::{
     judge_gated, judge_id, refusal, Anomaly, AnomalyKind, Fields, Flags, ReadInput, Rules,
 };
-use bgtail::source::SliceLog;
+use bgtail::source::{LogSource, SliceLog};
 use bgtail::{Engine, ExactEngine, ExactState, Job, Request, ShippedEngine};
 use stateright::{Model, Property};
 use std::fmt::Debug;
@@ -138,7 +138,11 @@ where
             actions.push(Action::SetView(next));
         }
         let has_bytes = !state.lines.is_empty() || state.partial;
-        if c.max_resets.allows_another(state.resets) && has_bytes {
+        let may_reset = c.max_resets.allows_another(state.resets) && has_bytes;
+        if may_reset && c.max_reads.allows_another(state.reads) {
+            actions.extend(c.cut_during_read.iter().map(|&n| Action::ReadDuringCut(n)));
+        }
+        if may_reset {
             if c.truncate {
                 actions.push(Action::Truncate);
             }
@@ -168,6 +172,7 @@ where
     fn next_state(&self, last: &Self::State, action: Self::Action) -> Option<Self::State> {
         let mut s = last.clone();
         s.last = Flags::default();
+        s.race = None;
         if let Some((lines, raw)) = action.own_read() {
             self.read(&mut s, lines, raw);
             return Some(s);
@@ -178,6 +183,10 @@ where
             }
             Action::GatedRead(elapsed) => {
                 self.gated_read(&mut s, elapsed);
+            }
+            Action::ReadDuringCut(lines) => {
+                self.config.max_resets.count(&mut s.resets);
+                self.read_during_cut(&mut s, lines);
             }
             other => {
                 if other.is_reset() {
@@ -260,6 +269,7 @@ where
             ));
         }
         properties.extend(self.request_properties());
+        properties.extend(self.race_properties());
         // Only where a log can hold as many `\n` bytes as the bound (`a\nb\n` is cut at a
         // bound of 2): elsewhere no read can reach it, and a `sometimes` that cannot be
         // reached would fail every check.
@@ -394,14 +404,33 @@ impl<E: Engine> TailModel<E> {
         lines: f64,
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
+        let rendered = s.render(&self.config.limits);
+        let log = Self::log_of(&rendered.bytes);
+        self.read_from(s, &log, lines, raw)
+    }
+
+    /// [`Self::read`] with the engine reading `source`, whose bytes are the state's log (a
+    /// read during a cut measures it longer first: [`crate::race`]).
+    pub(crate) fn read_from(
+        &self,
+        s: &mut TailState<E::State>,
+        source: &dyn LogSource,
+        lines: f64,
+        raw: bool,
+    ) -> Option<(String, bgtail::judge::Verdict)> {
         self.config.max_reads.count(&mut s.reads);
         s.unread_rewrite = None;
         let rendered = s.render(&self.config.limits);
         let request = s.request(lines, raw);
         // The model's id is valid, so only an engine in another process that failed refuses
         // a read: nothing to judge, and the caller reports the failure when the check ends.
+        let job = Job {
+            id: JOB_ID,
+            path: JOB_PATH,
+        };
         let reply = self
-            .call(&mut s.engine, &rendered.bytes, JOB_ID, &request)
+            .engine
+            .read(&mut s.engine, job, source, &request)
             .ok()?;
         // Only where resets are not counted: a counted bound is finite as it is, and there the
         // states stay the engine's own, comparable with an engine in another process.
@@ -431,6 +460,16 @@ impl<E: Engine> TailModel<E> {
         Some((reply.text, verdict))
     }
 
+    /// The model's log as an engine reads it: `bytes` at the model's path, always the same
+    /// file (a rewrite changes it in place).
+    pub(crate) fn log_of(bytes: &[u8]) -> SliceLog<'_> {
+        SliceLog {
+            bytes,
+            file_number: 0,
+            missing: false,
+        }
+    }
+
     /// One call of the engine on `log`, the job named `id` at the model's path.
     fn call(
         &self,
@@ -439,13 +478,8 @@ impl<E: Engine> TailModel<E> {
         id: &str,
         request: &Request,
     ) -> Result<bgtail::Reply, bgtail::Rejected> {
-        let log = SliceLog {
-            bytes: log,
-            file_number: 0,
-            missing: false,
-        };
         let job = Job { id, path: JOB_PATH };
-        self.engine.read(engine, job, &log, request)
+        self.engine.read(engine, job, &Self::log_of(log), request)
     }
 
     /// A read naming the job by `id`, held to the contract's id rule alone
@@ -501,6 +535,7 @@ impl<E: Engine> TailModel<E> {
         path.iter()
             .map(|action| {
                 s.last = Flags::default();
+                s.race = None;
                 let read = match (action.own_read(), action) {
                     (Some((lines, raw)), _) => self.read(&mut s, lines, raw),
                     (None, Action::ReadAs(id)) => {
@@ -511,6 +546,7 @@ impl<E: Engine> TailModel<E> {
                             anomalies: anomaly.into_iter().collect(),
                         };
                     }
+                    (None, Action::ReadDuringCut(lines)) => self.read_during_cut(&mut s, *lines),
                     (None, Action::GatedRead(elapsed)) => {
                         return Explained {
                             action: action.clone(),

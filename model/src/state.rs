@@ -91,6 +91,12 @@ pub enum Action {
     SetView(Option<Bytes>),
     /// The log is cut to its first half (a new generation).
     Truncate,
+    /// A condensed read with this `lines` during which the log is cut to its first half, as
+    /// by [`Action::Truncate`]: the read measures the log before the cut and finds fewer bytes
+    /// when it reads them. Counted with the reads and with the resets; judged as a read made
+    /// after the cut, and its reply and the engine's bookmarks held to that read's
+    /// ([`crate::race`]).
+    ReadDuringCut(u8),
     /// The log is rewritten in place with other bytes of the same length.
     Rewrite,
     /// The job rewrites its last complete line in place: one letter changes, the size does
@@ -116,7 +122,11 @@ impl Action {
     pub fn is_reset(&self) -> bool {
         matches!(
             self,
-            Action::Truncate | Action::Rewrite | Action::RewriteLast | Action::RewritePartial
+            Action::Truncate
+                | Action::ReadDuringCut(_)
+                | Action::Rewrite
+                | Action::RewriteLast
+                | Action::RewritePartial
         )
     }
 
@@ -209,6 +219,9 @@ pub struct TailState<S> {
     pub judge: Judge,
     /// The verdict's flags on the last reply (cleared by every other action).
     pub last: Flags,
+    /// How the last action's read during a cut went, when it was one (cleared by every other
+    /// action): what the race's properties read.
+    pub race: Option<crate::race::Race>,
 }
 
 /// The bytes of the log a state describes, and where each line starts.
@@ -349,6 +362,7 @@ impl<S> TailState<S> {
             engine,
             judge: Judge::default(),
             last: Flags::default(),
+            race: None,
         }
     }
 
@@ -363,7 +377,8 @@ impl<S> TailState<S> {
                 self.lines.push(LineKind::Completed);
             }
             Action::SetView(v) => self.view = *v,
-            Action::Truncate => {
+            // A read during a cut is the cut, here: the read is the model's to make.
+            Action::Truncate | Action::ReadDuringCut(_) => {
                 self.lines.truncate(self.lines.len() / 2);
                 self.partial = false;
                 let kept = 1u64

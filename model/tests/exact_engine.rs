@@ -439,3 +439,18 @@ fn exact_prints_a_pair_the_cap_cuts_as_a_replacement_character() {
         explained[1].anomalies
     );
 }
+
+/// Reads during a cut to half the log, whose first look at its size is from before the cut:
+/// each answers as the same read made after the cut, reply and bookmarks, on every path, and
+/// the judge holds it to the cut log. The race is reached on a literal path: two lines, the
+/// tail's first piece asked for past the cut.
+#[test]
+fn exact_answers_a_read_during_a_cut_as_a_read_after_it() {
+    let checker =
+        keeps_the_contract_reaching(ModelConfig::cut_during_read(), &["a fold was emitted"]);
+    checker.assert_discovery(
+        "a read during a cut asked for bytes past the cut",
+        vec![Append(Short), Append(Short), ReadDuringCut(1)],
+    );
+    assert_eq!(checker.unique_state_count(), 53_970);
+}

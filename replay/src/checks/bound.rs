@@ -42,6 +42,9 @@ pub enum Bound {
     /// reads, and reads the running-job gate holds back: 3 short lines, a partial one,
     /// condensed and raw reads.
     OddRequests,
+    /// Reads during a cut, whose first look at the log's size is from before it: short and
+    /// long lines and a partial one, 4 lines, one reset, condensed reads of 1 and 2.
+    CutDuringRead,
     /// Deeper: CI's, with up to 5 lines (many minutes).
     Deep,
     /// Every sequence of any length: CI's families (but the rewrites of one line) and kinds
@@ -76,6 +79,7 @@ impl Bound {
             Bound::StyledLines => ModelConfig::styled_lines(),
             Bound::LineBoundFromAMark => ModelConfig::line_bound_from_a_mark(),
             Bound::OddRequests => ModelConfig::odd_requests(),
+            Bound::CutDuringRead => ModelConfig::cut_during_read(),
             Bound::Deep => ModelConfig::deep(),
             Bound::AnyLength => ModelConfig::any_length(),
             Bound::Gap => ModelConfig::issue_28_gap(),

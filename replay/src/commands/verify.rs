@@ -98,8 +98,8 @@ fn check_reaching(bound: Bound, required: &[&str], threads: usize) -> bool {
 /// (also a view with lines skipped between covered runs, a view narrower than the log, and
 /// one counted from an index mark two lines or more before it), with requests that are not
 /// plain (views and windows asked by numbers read otherwise than plainly, ids upstream
-/// refuses, reads its running-job gate holds back), over lines styled by escape sequences, at
-/// the job's end, and on every sequence of any length (over logs of up to 3 lines by reachability, of up to 4 by
+/// refuses, reads its running-job gate holds back), with reads during a cut of the log, over
+/// lines styled by escape sequences, at the job's end, and on every sequence of any length (over logs of up to 3 lines by reachability, of up to 4 by
 /// induction, and of up to 3 over the job's end with rewrites of one line by induction); the
 /// shipped engine at #28's bounds. True when each did what it must.
 fn model_checks(threads: usize) -> bool {
@@ -146,6 +146,11 @@ fn model_checks(threads: usize) -> bool {
             "a read named the job by an id upstream refuses",
             "the running-job gate held a read back",
         ],
+        threads,
+    );
+    ok &= check_reaching(
+        Bound::CutDuringRead,
+        &["a read during a cut asked for bytes past the cut"],
         threads,
     );
     ok &= check_reaching(
