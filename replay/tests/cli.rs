@@ -321,6 +321,22 @@ fn check_counts_reads_or_takes_any_number_of_them() {
             text(&out.stderr)
         );
     }
+    // Reads during a cut race the engine's own reads: refused for one in another process,
+    // before it is started.
+    let out = bgtail(&[
+        "check",
+        "--engine",
+        "cmd:/no/such/engine",
+        "--bound",
+        "cut-during-read",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr)
+            .contains("--bound cut-during-read cuts the log during an engine's own reads"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

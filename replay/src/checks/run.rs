@@ -90,6 +90,15 @@ fn outside_config(args: &Spec) -> anyhow::Result<ModelConfig> {
         }
     }
     let mut config = configured(args);
+    if !config.cut_during_read.is_empty() {
+        // Over the protocol the harness hands the engine the log after the cut: the race
+        // would be the harness's reads, not the engine's.
+        bail!(
+            "--bound {} cuts the log during an engine's own reads, which only an engine in \
+             this process makes: an engine in another process reads the log the harness writes",
+            bound_slug(args.bound)
+        );
+    }
     if config.max_reads == Times::Any {
         config.max_reads = Times::AtMost(OUTSIDE_READS);
     }
