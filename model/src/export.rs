@@ -35,7 +35,7 @@ impl<E: Engine> TailModel<E> {
                     }));
                 }
                 // A trace has no race: a read during a cut is written as the cut, then the
-                // read, which the contract answers alike (`crate::race`).
+                // read, which the contract answers alike (`model/src/race.rs`).
                 Action::ReadDuringCut(lines) => {
                     events.extend(change_event(&mut state, action, limits));
                     events.push(read_event(&state, f64::from(*lines), false));

@@ -22,7 +22,7 @@ mod config;
 mod export;
 pub mod induction;
 mod model;
-pub mod race;
+mod race;
 pub mod reach;
 mod requests;
 pub mod scope;
@@ -35,6 +35,6 @@ pub use model::{renumber_generations, Explained, TailModel, JOB_ID, JOB_PATH};
 pub use requests::{Bytes, Elapsed, Lines, OtherId};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
-    line_text, partial_text, push_line_text, Action, InPlace, LineKind, Rendered, SeenBytes,
+    line_text, partial_text, push_line_text, Action, InPlace, LineKind, Race, Rendered, SeenBytes,
     TailState, ASTRAL, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
 };

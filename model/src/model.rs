@@ -410,7 +410,7 @@ impl<E: Engine> TailModel<E> {
     }
 
     /// [`Self::read`] with the engine reading `source`, whose bytes are the state's log (a
-    /// read during a cut measures it longer first: [`crate::race`]).
+    /// read during a cut measures it longer first: `model/src/race.rs`).
     pub(crate) fn read_from(
         &self,
         s: &mut TailState<E::State>,

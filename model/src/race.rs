@@ -10,21 +10,11 @@
 
 use crate::config::{ModelConfig, Times};
 use crate::model::TailModel;
-use crate::state::{Action, LineKind, TailState};
+use crate::state::{Action, LineKind, Race, TailState};
 use bgtail::source::{LogSource, LogStat, SourceError};
 use bgtail::Engine;
 use stateright::Property;
 use std::cell::Cell;
-
-/// How a read during a cut went: what the race's properties read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Race {
-    /// Whether the engine asked for bytes past the cut log's end: the race reached a read.
-    pub came_short: bool,
-    /// Whether its reply, or the state after it, differs from those of the same read made
-    /// after the cut.
-    pub apart: bool,
-}
 
 /// The cut log as a read during the cut finds it: the first look at its size is from before
 /// the cut (`measured`); every later look, and every byte, is the cut log's.

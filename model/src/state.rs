@@ -95,7 +95,7 @@ pub enum Action {
     /// by [`Action::Truncate`]: the read measures the log before the cut and finds fewer bytes
     /// when it reads them. Counted with the reads and with the resets; judged as a read made
     /// after the cut, and its reply and the engine's bookmarks held to that read's
-    /// ([`crate::race`]).
+    /// (`model/src/race.rs`).
     ReadDuringCut(u8),
     /// The log is rewritten in place with other bytes of the same length.
     Rewrite,
@@ -182,6 +182,16 @@ pub enum InPlace {
     PartialLine,
 }
 
+/// How a read during a cut went: what the race's properties read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Race {
+    /// Whether the engine asked for bytes past the cut log's end: the race reached a read.
+    pub came_short: bool,
+    /// Whether its reply, or the state after it, differs from those of the same read made
+    /// after the cut.
+    pub apart: bool,
+}
+
 /// The model's state: the log, what the judge knows was delivered, the engine's bookmarks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TailState<S> {
@@ -221,7 +231,7 @@ pub struct TailState<S> {
     pub last: Flags,
     /// How the last action's read during a cut went, when it was one (cleared by every other
     /// action): what the race's properties read.
-    pub race: Option<crate::race::Race>,
+    pub race: Option<Race>,
 }
 
 /// The bytes of the log a state describes, and where each line starts.

@@ -9,6 +9,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod checking;
+mod cut_during_read;
 mod exact_engine;
 mod export;
 mod induction;
