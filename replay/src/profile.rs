@@ -98,8 +98,10 @@ fn limits(e: &ProcessEngine) -> String {
         one("view_default", d.view_default, "the whole log"),
         one("lines_default", d.lines_default, "40"),
     ];
-    // The places compared to see a change, named only where declared: most readers have none.
+    // The largest view and the places compared to see a change, named only where declared:
+    // most readers have none.
     let places = [
+        ("view_max", d.view_max),
         ("head_probe_bytes", d.head_probe_bytes),
         ("settled_print_bytes", d.settled_print_bytes),
         ("partial_print_bytes", d.partial_print_bytes),

@@ -337,6 +337,11 @@ pub struct DeclaredLimits {
     /// The default view in bytes (upstream: 2 MiB); absent: the reader reads the whole log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view_default: Option<u64>,
+    /// The largest view a read's `bytes` may ask for, where it is not upstream's 67,112,960
+    /// bytes ([`crate::Limits::view_max`]): a read asking for more gets this view. A checker
+    /// asks for a view past the largest only where it knows the largest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view_max: Option<u64>,
     /// The window when a read gives no `lines` (upstream: 40; Gemini CLI: 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines_default: Option<u64>,
@@ -371,6 +376,9 @@ impl DeclaredLimits {
                 limits.view_max = u64::MAX;
             }
         }
+        if let Some(m) = self.view_max {
+            limits.view_max = m;
+        }
         if let Some(n) = self.lines_default {
             limits.default_lines = n;
         }
@@ -389,8 +397,8 @@ impl DeclaredLimits {
 
 impl From<&crate::Limits> for DeclaredLimits {
     /// What a bgtail engine declares: its budget, cap and view (its default `lines` is
-    /// upstream's, which a reader need not declare), and the places it compares to see a
-    /// rewrite where they are not the defaults.
+    /// upstream's, which a reader need not declare), and its largest view and the places it
+    /// compares to see a rewrite where they are not the defaults.
     fn from(l: &crate::Limits) -> Self {
         let d = crate::Limits::default();
         let unless_default = |n: u64, default: u64| (n != default).then_some(n);
@@ -398,6 +406,7 @@ impl From<&crate::Limits> for DeclaredLimits {
             text_budget: Some(l.text_budget as u64),
             line_cap: Some(l.line_cap as u64),
             view_default: Some(l.view_default),
+            view_max: unless_default(l.view_max, d.view_max),
             lines_default: None,
             head_probe_bytes: unless_default(l.head_probe_bytes, d.head_probe_bytes),
             settled_print_bytes: unless_default(l.settled_print_bytes, d.settled_print_bytes),

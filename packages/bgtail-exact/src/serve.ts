@@ -87,9 +87,10 @@ export class Server {
     }
     const l = this.engine.limits;
     const d = defaultLimits();
-    // The places compared to see a rewrite, declared where they are not the defaults (as the
-    // Rust engine's `DeclaredLimits::from`).
+    // The largest view and the places compared to see a rewrite, declared where they are not
+    // the defaults (as the Rust engine's `DeclaredLimits::from`).
     const places: Record<string, number> = {};
+    if (l.viewMax !== d.viewMax) places.view_max = l.viewMax;
     if (l.headProbeBytes !== d.headProbeBytes) places.head_probe_bytes = l.headProbeBytes;
     if (l.settledPrintBytes !== d.settledPrintBytes) places.settled_print_bytes = l.settledPrintBytes;
     if (l.partialPrintBytes !== d.partialPrintBytes) places.partial_print_bytes = l.partialPrintBytes;
