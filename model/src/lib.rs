@@ -36,5 +36,5 @@ pub use requests::{Bytes, Elapsed, Lines, OtherId};
 pub use search::{shortest_discovery, shortest_through};
 pub use state::{
     line_text, partial_text, push_line_text, Action, InPlace, LineKind, Race, Rendered, SeenBytes,
-    TailState, ASTRAL, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
+    TailState, ASTRAL, ASTRAL_APART, ASTRAL_SIBLING, EXIT_LINES, PARTIAL_GROWTH, PARTIAL_REST,
 };

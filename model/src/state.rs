@@ -34,8 +34,13 @@ pub enum LineKind {
     Styled,
     /// A line one UTF-16 unit past the per-line cap whose last character is past U+FFFF (a
     /// surrogate pair in JavaScript's units), so that the cap falls inside the pair: printed
-    /// with U+FFFD for the pair's half, as Node writes a lone surrogate.
+    /// with U+FFFD for the pair's half, as Node writes a lone surrogate. A rewrite keeps its
+    /// name and changes that character to one of the same high surrogate ([`ASTRAL`] to
+    /// [`ASTRAL_SIBLING`]): only its low half changes.
     Astral,
+    /// An [`LineKind::Astral`] line whose rewrite changes the last character to one of another
+    /// high surrogate ([`ASTRAL`] to [`ASTRAL_APART`]).
+    AstralApart,
 }
 
 impl LineKind {
@@ -292,18 +297,32 @@ fn push_line(
             bytes.extend_from_slice(EXIT_LINES[usize::from(variant)].as_bytes())
         }
         LineKind::Styled => push_styled(bytes, c, index, limits),
-        LineKind::Astral => {
+        LineKind::Astral | LineKind::AstralApart => {
+            // The name stays: a rewrite changes the character past U+FFFF alone.
             let start = bytes.len();
-            push_name(bytes, c, index);
+            push_name(bytes, b's', index);
             let named = bytes.len() - start;
             bytes.resize(start + limits.line_cap.saturating_sub(1).max(named), b'z');
-            bytes.extend_from_slice(ASTRAL.as_bytes());
+            let last = match (variant, kind) {
+                (false, _) => ASTRAL,
+                (true, LineKind::Astral) => ASTRAL_SIBLING,
+                (true, _) => ASTRAL_APART,
+            };
+            bytes.extend_from_slice(last.as_bytes());
         }
     }
 }
 
-/// The character a [`LineKind::Astral`] line ends in: two UTF-16 units.
+/// The character a [`LineKind::Astral`] line ends in: two UTF-16 units, `D83D DE00`.
 pub const ASTRAL: &str = "\u{1F600}";
+
+/// The character a rewrite gives an [`LineKind::Astral`] line: the same high surrogate as
+/// [`ASTRAL`], another low one (`D83D DE01`).
+pub const ASTRAL_SIBLING: &str = "\u{1F601}";
+
+/// The character a rewrite gives an [`LineKind::AstralApart`] line: another high surrogate
+/// than [`ASTRAL`]'s (`D835 DCB3`).
+pub const ASTRAL_APART: &str = "\u{1D4B3}";
 
 /// A [`LineKind::Styled`] line: `ESC[1m`, its name padded with `y` so that with the NUL
 /// (printed `␀`, one unit) it is `line_cap` units long, the NUL, then an OSC window title.

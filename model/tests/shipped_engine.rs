@@ -179,3 +179,33 @@ fn shipped_condenses_styled_repeated_and_long_lines_as_upstream_does() {
         )
     );
 }
+
+/// The fingerprint cut inside or at the end of a character past U+FFFF, as JavaScript's
+/// `slice(0, n)` cuts its surrogate pair: a line of 7 units then the pair (units 8 and 9), read,
+/// then rewritten to another such character. Cut after the pair (9 units), a change of its low
+/// half is seen; cut inside it (8), the fingerprint keeps the high half alone, so a change of
+/// the low half goes unseen and one of the high half is seen; cut before it (7), neither is.
+#[test]
+fn shipped_fingerprints_a_character_past_u_ffff_as_javascript_slices_it() {
+    let path = |kind| [Append(kind), Read(1), Rewrite, Read(1)];
+    let seen = |kind, units: usize| {
+        let mut config = ModelConfig {
+            rewrite: true,
+            max_resets: Times::AtMost(1),
+            kinds: vec![kind],
+            ..ModelConfig::issue_28_gap()
+        };
+        config.limits.first_line_units = units;
+        let steps = TailModel::shipped(config).explain(&path(kind));
+        let text = steps[3].text.clone().expect("a read's reply");
+        match text.as_str() {
+            "(no new lines since last read — log at 1 line)" => false,
+            t if t.starts_with("log was replaced since last read — showing full tail\n") => true,
+            t => panic!("{kind:?} at {units} units: {t}"),
+        }
+    };
+    assert!(seen(Astral, 9), "the low half, after a cut at the pair's end");
+    assert!(!seen(Astral, 8), "the low half, after a cut inside the pair");
+    assert!(seen(AstralApart, 8), "the high half, after a cut inside the pair");
+    assert!(!seen(AstralApart, 7), "the pair, after a cut before it");
+}
