@@ -118,6 +118,20 @@ fn shipped_sees_a_same_size_rewrite_by_its_first_line() {
     assert_eq!(checker.unique_state_count(), 282);
 }
 
+/// The shipped engine's reply to a read after a line of `kind` was read and the log rewritten,
+/// its first line fingerprinted to `units` UTF-16 units.
+fn reply_after_a_rewrite(kind: bgtail_model::LineKind, units: usize) -> String {
+    let mut config = ModelConfig {
+        rewrite: true,
+        max_resets: Times::AtMost(1),
+        kinds: vec![kind],
+        ..ModelConfig::issue_28_gap()
+    };
+    config.limits.first_line_units = units;
+    let steps = TailModel::shipped(config).explain(&[Append(kind), Read(1), Rewrite, Read(1)]);
+    steps[3].text.clone().expect("a read's reply")
+}
+
 /// The same fingerprint cuts the first line at exactly `first_line_units` UTF-16 units, as
 /// upstream's `slice(0, 200)` does: a rewrite that changes the line's 5th unit only (a styled
 /// line, `ESC[1ms0…` to `ESC[1mt0…`) goes unseen by a fingerprint of 4 units — the read after
@@ -125,18 +139,7 @@ fn shipped_sees_a_same_size_rewrite_by_its_first_line() {
 /// a unit later or earlier, or never, gives the other reply at one of the two.
 #[test]
 fn shipped_fingerprints_the_first_line_to_exactly_its_units() {
-    let path = [Append(Styled), Read(1), Rewrite, Read(1)];
-    let last_reply = |units: usize| {
-        let mut config = ModelConfig {
-            rewrite: true,
-            max_resets: Times::AtMost(1),
-            kinds: vec![Styled],
-            ..ModelConfig::issue_28_gap()
-        };
-        config.limits.first_line_units = units;
-        let steps = TailModel::shipped(config).explain(&path);
-        steps[3].text.clone().expect("a read's reply")
-    };
+    let last_reply = |units| reply_after_a_rewrite(Styled, units);
     assert_eq!(
         last_reply(4),
         "(no new lines since last read — log at 1 line)"
@@ -187,25 +190,25 @@ fn shipped_condenses_styled_repeated_and_long_lines_as_upstream_does() {
 /// the low half goes unseen and one of the high half is seen; cut before it (7), neither is.
 #[test]
 fn shipped_fingerprints_a_character_past_u_ffff_as_javascript_slices_it() {
-    let path = |kind| [Append(kind), Read(1), Rewrite, Read(1)];
-    let seen = |kind, units: usize| {
-        let mut config = ModelConfig {
-            rewrite: true,
-            max_resets: Times::AtMost(1),
-            kinds: vec![kind],
-            ..ModelConfig::issue_28_gap()
-        };
-        config.limits.first_line_units = units;
-        let steps = TailModel::shipped(config).explain(&path(kind));
-        let text = steps[3].text.clone().expect("a read's reply");
+    let seen = |kind, units| {
+        let text = reply_after_a_rewrite(kind, units);
         match text.as_str() {
             "(no new lines since last read — log at 1 line)" => false,
             t if t.starts_with("log was replaced since last read — showing full tail\n") => true,
             t => panic!("{kind:?} at {units} units: {t}"),
         }
     };
-    assert!(seen(Astral, 9), "the low half, after a cut at the pair's end");
-    assert!(!seen(Astral, 8), "the low half, after a cut inside the pair");
-    assert!(seen(AstralApart, 8), "the high half, after a cut inside the pair");
+    assert!(
+        seen(Astral, 9),
+        "the low half, after a cut at the pair's end"
+    );
+    assert!(
+        !seen(Astral, 8),
+        "the low half, after a cut inside the pair"
+    );
+    assert!(
+        seen(AstralApart, 8),
+        "the high half, after a cut inside the pair"
+    );
     assert!(!seen(AstralApart, 7), "the pair, after a cut before it");
 }
