@@ -6,7 +6,8 @@
 //! cut it makes the same read after the cut on a copy of the state, and the reply and the
 //! successor state (the engine's bookmarks, what the judge knows was delivered) must be the
 //! same. The judge holds the reply to the cut log as any read's. So a read during a cut is a
-//! cut and then a read, which the checks of every other bound cover.
+//! cut and then a read, which every bound that truncates and reads covers, and the inductive
+//! check too.
 
 use crate::config::{ModelConfig, Times};
 use crate::model::TailModel;
