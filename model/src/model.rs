@@ -404,23 +404,22 @@ impl<E: Engine> TailModel<E> {
         lines: f64,
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
-        let rendered = s.render(&self.config.limits);
-        let log = Self::log_of(&rendered.bytes);
-        self.read_from(s, &log, lines, raw)
+        let log = s.render(&self.config.limits).bytes;
+        self.read_from(s, &log, &Self::log_of(&log), lines, raw)
     }
 
-    /// [`Self::read`] with the engine reading `source`, whose bytes are the state's log (a
-    /// read during a cut measures it longer first: `model/src/race.rs`).
+    /// [`Self::read`] of the state's log `log` (its bytes, rendered), the engine reading it
+    /// through `source` (a read during a cut measures it longer first: `model/src/race.rs`).
     pub(crate) fn read_from(
         &self,
         s: &mut TailState<E::State>,
+        log: &[u8],
         source: &dyn LogSource,
         lines: f64,
         raw: bool,
     ) -> Option<(String, bgtail::judge::Verdict)> {
         self.config.max_reads.count(&mut s.reads);
         s.unread_rewrite = None;
-        let rendered = s.render(&self.config.limits);
         let request = s.request(lines, raw);
         // The model's id is valid, so only an engine in another process that failed refuses
         // a read: nothing to judge, and the caller reports the failure when the check ends.
@@ -441,7 +440,7 @@ impl<E: Engine> TailModel<E> {
         let verdict = s.judge.judge(
             &self.rules(),
             &ReadInput {
-                log: &rendered.bytes,
+                log,
                 file: 0,
                 request: &request,
                 text: &reply.text,
@@ -456,7 +455,7 @@ impl<E: Engine> TailModel<E> {
         s.last = verdict.flags;
         // A flag no property of this bound reads would only split states: kept where one does.
         s.last.skipped_above &= self.config.reaches_skipped_in_cut_view();
-        s.seen = SeenBytes(rendered.bytes);
+        s.seen = SeenBytes(log.to_vec());
         Some((reply.text, verdict))
     }
 

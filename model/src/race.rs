@@ -71,9 +71,9 @@ impl<E: Engine> TailModel<E> {
             looked: Cell::new(false),
             came_short: Cell::new(false),
         };
-        let raced = self.read_from(s, &source, f64::from(lines), false);
-        let text = |r: &Option<(String, _)>| r.as_ref().map(|(t, _)| t.clone());
-        let apart = text(&raced) != text(&plain) || *s != after;
+        let raced = self.read_from(s, &rendered.bytes, &source, f64::from(lines), false);
+        let same_text = raced.as_ref().map(|r| &r.0) == plain.as_ref().map(|r| &r.0);
+        let apart = !same_text || *s != after;
         s.race = Some(Race {
             came_short: source.came_short.get(),
             apart,
