@@ -61,17 +61,17 @@ impl<E: Engine> TailModel<E> {
     ) -> Option<(String, bgtail::judge::Verdict)> {
         let measured = s.render(&self.config.limits).bytes.len() as u64;
         s.apply_to_log(&Action::ReadDuringCut(lines));
+        let bytes = s.render(&self.config.limits).bytes;
+        let cut = Self::log_of(&bytes);
         let mut after = s.clone();
-        let plain = self.read(&mut after, f64::from(lines), false);
-        let rendered = s.render(&self.config.limits);
-        let cut = Self::log_of(&rendered.bytes);
+        let plain = self.read_from(&mut after, &bytes, &cut, f64::from(lines), false);
         let source = CutDuringRead {
             cut: &cut,
             measured,
             looked: Cell::new(false),
             came_short: Cell::new(false),
         };
-        let raced = self.read_from(s, &rendered.bytes, &source, f64::from(lines), false);
+        let raced = self.read_from(s, &bytes, &source, f64::from(lines), false);
         let same_text = raced.as_ref().map(|r| &r.0) == plain.as_ref().map(|r| &r.0);
         let apart = !same_text || *s != after;
         s.race = Some(Race {
