@@ -35,10 +35,15 @@ export class HarnessRuntime {
     });
   }
 
-  /** Runs `command` with `bash -c` in `cwd`, killed after `timeout` seconds when given. */
+  /**
+   * Runs `command` with `bash -c` in `cwd`, killed after `timeout` seconds when given. With
+   * `--norc`: bash whose stdin is a socket (node's pipes) and whose SHLVL is below 2 takes
+   * itself for a remote shell and sources ~/.bashrc, so the user's startup files would run on
+   * every read, slow it, and could print into what `wc -c` and `tail -c` return.
+   */
   async exec(command, { cwd, env, timeout } = {}) {
     const started = Date.now();
-    const child = spawn("bash", ["-c", command], {
+    const child = spawn("bash", ["--norc", "-c", command], {
       cwd,
       env: { ...process.env, ...env },
       stdio: ["pipe", "pipe", "pipe"],

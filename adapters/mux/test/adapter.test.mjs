@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { INIT, REPO, Session, runToEnd, sharedInput } from "../../common/session.mjs";
+import { HarnessRuntime } from "../host/runtime.mjs";
 import { LoadError, loadCheckout } from "../lib/load.mjs";
 
 const MAIN = join(REPO, "adapters", "mux", "main.mjs");
@@ -74,4 +75,20 @@ test("a reset ends every job and leaves no scratch folder", async (t) => {
   const snap = await s.ask({ type: "snapshot" });
   assert.equal(snap.code, "not_supported");
   assert.equal(await s.close(), 0);
+});
+
+test("a command runs without the user's shell startup files, whatever SHLVL says", async () => {
+  // bash run with a socket for stdin (node's pipes) and SHLVL below 2 takes itself for a
+  // remote shell and sources ~/.bashrc: a user's startup files would slow every read and
+  // could print into what mux's `wc -c` and `tail -c` return.
+  const home = mkdtempSync(join(tmpdir(), "bgtail-mux-home-"));
+  const marker = join(home, "sourced");
+  writeFileSync(join(home, ".bashrc"), `echo sourced > '${marker}'\necho from-bashrc\n`);
+  const runtime = new HarnessRuntime(home);
+  const run = await runtime.exec("echo out", { cwd: home, env: { HOME: home, SHLVL: "0" } });
+  await run.stdin.close();
+  const text = await new Response(run.stdout).text();
+  assert.equal(await run.exitCode, 0);
+  assert.equal(text, "out\n");
+  assert.deepEqual(readdirSync(home).sort(), [".bashrc"]);
 });
