@@ -119,6 +119,11 @@ const NOUNS: [(&str, &str); 4] = [
 /// (`1 long line`, `3 new lines`, `2 oldest shown ranges`); the skipped-lines note's
 /// `reaches it` or `reaches them` agrees with the count of skipped lines.
 fn disagreement(part: &str) -> Option<&'static str> {
+    // Both rules below start from a count, and a count has a digit: most parts (a header's
+    // words, a note of no number) are passed over without being split into words.
+    if !part.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let words: Vec<&str> = part.split_whitespace().collect();
     for (at, word) in words.iter().enumerate() {
         let Some(n) = count(word) else { continue };
@@ -148,9 +153,19 @@ fn disagreement(part: &str) -> Option<&'static str> {
 fn count(word: &str) -> Option<u64> {
     let digits = word.trim_start_matches(['(', '+']);
     let digits = digits.trim_end_matches([',', ';', ')']);
-    let plain: String = digits.chars().filter(|&c| c != ',').collect();
-    let well_formed = !plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit());
-    well_formed.then(|| plain.parse().ok()).flatten()
+    // Digits with commas anywhere between them, at least one digit, within u64: read in
+    // place, as the judge asks this of every word of every part of every reply.
+    let well_formed = digits.bytes().all(|b| b.is_ascii_digit() || b == b',')
+        && digits.bytes().any(|b| b.is_ascii_digit());
+    if !well_formed {
+        return None;
+    }
+    digits
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .try_fold(0u64, |n, b| {
+            n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+        })
 }
 
 /// Whether `word` is a counted noun said as one (`true`) or as more (`false`).
@@ -202,9 +217,37 @@ fn off(v: &mut Verdict, rule: &str, said: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::{disagreement, en_us, line_bound_grouped};
+    use super::{count, disagreement, en_us, line_bound_grouped};
     use crate::upstream::js::group_thousands;
     use proptest::prelude::*;
+
+    /// The count a word states, by its definition: its digits once commas are dropped, read
+    /// as a u64 (what [`count`] reads in place).
+    fn count_by_definition(word: &str) -> Option<u64> {
+        let digits = word.trim_start_matches(['(', '+']);
+        let digits = digits.trim_end_matches([',', ';', ')']);
+        let plain: String = digits.chars().filter(|&c| c != ',').collect();
+        let well_formed = !plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit());
+        well_formed.then(|| plain.parse().ok()).flatten()
+    }
+
+    #[test]
+    fn a_count_past_u64_or_of_commas_only_is_no_count() {
+        assert_eq!(count("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(count("18,446,744,073,709,551,616"), None);
+        assert_eq!(count("(,,)"), None);
+        assert_eq!(count("+1,234;"), Some(1234));
+        assert_eq!(count("1.5"), None);
+    }
+
+    proptest! {
+        #[test]
+        fn a_count_is_read_in_place_as_its_definition_reads_it(
+            word in "[(+]{0,2}[0-9,]{0,24}[,;)]{0,2}|\\PC{0,12}"
+        ) {
+            prop_assert_eq!(count(&word), count_by_definition(&word));
+        }
+    }
 
     #[test]
     fn the_line_bound_is_grouped_by_thousands_from_the_right() {
