@@ -249,6 +249,19 @@ impl Inductive for ExactEngine {
             .map(|(c, _)| c)
     }
 
+    /// The line index is all that equality leaves out of a bookmark: each job's marks, and
+    /// whether they were found contradicted, alike.
+    fn alike_beyond_eq(a: &ExactState, b: &ExactState) -> bool {
+        a.bookmarks.len() == b.bookmarks.len()
+            && a.bookmarks
+                .iter()
+                .zip(&b.bookmarks)
+                .all(|((_, x), (_, y))| {
+                    x.index.marks() == y.index.marks()
+                        && x.index.is_poisoned() == y.index.is_poisoned()
+                })
+    }
+
     fn no_bookmark(state: &ExactState) -> bool {
         state.bookmarks.is_empty()
     }

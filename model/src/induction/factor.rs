@@ -293,19 +293,39 @@ impl Listing {
     }
 }
 
-/// What a read from `state` gives: the reply's text and the successor, written out whole
-/// (the line index included, which equality leaves out). `None` for an action that is not a
-/// read.
+/// What one read gives: the reply's text, and the successor with its counters zeroed.
+#[derive(Clone, Debug)]
+pub struct Outcome<S> {
+    /// The reply's text (empty where the read gave none).
+    pub reply: String,
+    /// The state after the read, its `reads` and `resets` zeroed.
+    pub next: TailState<S>,
+}
+
+impl<S: Clone + Eq> Outcome<S> {
+    /// Whether `self` and `other` are the same reply and the same successor whole: equal, and
+    /// alike in what equality leaves out ([`Inductive::alike_beyond_eq`]: the line index).
+    pub fn same<E: Inductive<State = S>>(&self, other: &Self) -> bool {
+        self.reply == other.reply
+            && self.next == other.next
+            && E::alike_beyond_eq(&self.next.engine, &other.next.engine)
+    }
+}
+
+/// What a read from `state` gives ([`Outcome`]). `None` for an action that is not a read.
 pub fn read_outcome<E: Inductive>(
     model: &TailModel<E>,
     state: &TailState<E::State>,
     action: &Action,
-) -> Option<(String, String)> {
+) -> Option<Outcome<E::State>> {
     let (lines, raw) = action.own_read()?;
     let mut next = state.clone();
     next.last = Default::default();
     let text = model.read(&mut next, lines, raw).map(|(t, _)| t);
     next.reads = 0;
     next.resets = 0;
-    Some((text.unwrap_or_default(), format!("{next:?}")))
+    Some(Outcome {
+        reply: text.unwrap_or_default(),
+        next,
+    })
 }

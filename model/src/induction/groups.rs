@@ -3,10 +3,10 @@
 //! [`Factoring::Compared`], with every member's).
 
 use super::enumerate::Candidate;
-use super::factor::{self, Group, GroupKey};
+use super::factor::{self, Group, GroupKey, Outcome};
 use super::invariant::Inductive;
 use super::plan::{extremes_of, Plan};
-use super::pool::{Outcome, Shared};
+use super::pool::Shared;
 use super::report::{Broke, Failure};
 use crate::{Action, TailState};
 use bgtail::judge::Judge;
@@ -68,17 +68,17 @@ impl<E: Inductive> Plan<'_, E> {
     pub(super) fn same_reads(
         &self,
         representative: &Candidate<E::State>,
-        reads: &[(Action, Outcome)],
+        reads: &[(Action, Outcome<E::State>)],
         member: &TailState<E::State>,
     ) -> Option<Failure<E::State>> {
         // The member's own reads are the representative's read actions: a member of another
         // item holds that item's engine and judge beside the representative's seen log, which
         // the model's scope must not be asked about.
-        let theirs: Vec<(Action, Outcome)> = reads
+        let theirs: Vec<(Action, Outcome<E::State>)> = reads
             .iter()
             .filter_map(|(a, _)| Some((a.clone(), factor::read_outcome(self.model, member, a)?)))
             .collect();
-        let (action, part, group, found) = first_difference(reads, &theirs)?;
+        let (action, part, group, found) = first_difference::<E>(reads, &theirs)?;
         Some(Failure {
             candidate: representative.clone(),
             action: Some(action),
@@ -94,7 +94,7 @@ impl<E: Inductive> Plan<'_, E> {
     /// Every read `state` offers, with what it gives. Only the reads: which changes to the
     /// log the model may make depends on the log the last read saw (`scope`), which differs
     /// among a group's members.
-    fn reads_of(&self, state: &TailState<E::State>) -> Vec<(Action, Outcome)> {
+    fn reads_of(&self, state: &TailState<E::State>) -> Vec<(Action, Outcome<E::State>)> {
         let mut actions = Vec::new();
         self.model.actions(state, &mut actions);
         actions
@@ -114,7 +114,7 @@ impl<E: Inductive> Plan<'_, E> {
         let reads = self.reads_of(&candidate.state);
         let mut kept = shared.outcomes.lock().unwrap_or_else(|e| e.into_inner());
         let first = kept.entry(key.clone()).or_insert_with(|| reads.clone());
-        let (action, part, group, found) = first_difference(first, &reads)?;
+        let (action, part, group, found) = first_difference::<E>(first, &reads)?;
         Some(Failure {
             candidate: candidate.clone(),
             action: Some(action),
@@ -131,27 +131,29 @@ impl<E: Inductive> Plan<'_, E> {
 /// The first read at which a member's reads (`member`) differ from its group's (`group`):
 /// the action, which part differs (`"reply"` or `"successor"`), and that part as the group
 /// read it and as the member did. A read one of them has and the other has not differs in
-/// its reply.
-fn first_difference(
-    group: &[(Action, Outcome)],
-    member: &[(Action, Outcome)],
+/// its reply. Successors are compared whole ([`Outcome::same`]) and written out only where
+/// they differ.
+fn first_difference<E: Inductive>(
+    group: &[(Action, Outcome<E::State>)],
+    member: &[(Action, Outcome<E::State>)],
 ) -> Option<(Action, &'static str, String, String)> {
     let absent = || "(no such read)".to_string();
     for at in 0..group.len().max(member.len()) {
         match (group.get(at), member.get(at)) {
             (Some((a, x)), Some((b, y))) if a == b => {
-                if x.0 != y.0 {
-                    return Some((a.clone(), "reply", x.0.clone(), y.0.clone()));
+                if x.reply != y.reply {
+                    return Some((a.clone(), "reply", x.reply.clone(), y.reply.clone()));
                 }
-                if x.1 != y.1 {
-                    return Some((a.clone(), "successor", x.1.clone(), y.1.clone()));
+                if !x.same::<E>(y) {
+                    let (x, y) = (format!("{:?}", x.next), format!("{:?}", y.next));
+                    return Some((a.clone(), "successor", x, y));
                 }
             }
             (Some((a, x)), other) => {
                 let found = other.map_or_else(absent, |(b, _)| format!("a read {b:?}"));
-                return Some((a.clone(), "reply", x.0.clone(), found));
+                return Some((a.clone(), "reply", x.reply.clone(), found));
             }
-            (None, Some((b, y))) => return Some((b.clone(), "reply", absent(), y.0.clone())),
+            (None, Some((b, y))) => return Some((b.clone(), "reply", absent(), y.reply.clone())),
             (None, None) => unreachable!("`at` is below the longer length"),
         }
     }
@@ -161,37 +163,88 @@ fn first_difference(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{LineKind, ModelConfig, TailModel};
+    use bgtail::exact::ExactState;
+    use bgtail::{ExactEngine, LineIndex};
 
-    fn read(n: u8, reply: &str, next: &str) -> (Action, Outcome) {
-        (Action::Read(n), (reply.into(), next.into()))
+    /// The state after one short line was appended and read: a bookmark with a line index.
+    fn after_a_read() -> TailState<ExactState> {
+        let model = TailModel::exact(ModelConfig::induction(1));
+        let start = model.init_states().remove(0);
+        let appended = model
+            .next_state(&start, Action::Append(LineKind::Short))
+            .unwrap();
+        model.next_state(&appended, Action::Read(1)).unwrap()
+    }
+
+    fn read(n: u8, reply: &str, next: &TailState<ExactState>) -> (Action, Outcome<ExactState>) {
+        let next = next.clone();
+        (
+            Action::Read(n),
+            Outcome {
+                reply: reply.into(),
+                next,
+            },
+        )
+    }
+
+    fn differs(
+        group: &[(Action, Outcome<ExactState>)],
+        member: &[(Action, Outcome<ExactState>)],
+    ) -> Option<(Action, &'static str, String, String)> {
+        first_difference::<ExactEngine>(group, member)
     }
 
     #[test]
     fn reads_alike_read_for_read_do_not_differ() {
-        let group = [read(1, "a", "x"), read(5, "b", "y")];
-        assert_eq!(first_difference(&group, &group.clone()), None);
+        let x = after_a_read();
+        let group = [read(1, "a", &x), read(5, "b", &x)];
+        assert_eq!(differs(&group, &group.clone()), None);
     }
 
     #[test]
     fn the_first_differing_read_is_named_with_its_part() {
-        let group = [read(1, "a", "x"), read(5, "b", "y")];
-        let member = [read(1, "a", "x2"), read(5, "c", "y")];
+        let x = after_a_read();
+        let x2 = TailState {
+            running: !x.running,
+            ..x.clone()
+        };
+        let group = [read(1, "a", &x), read(5, "b", &x)];
+        let member = [read(1, "a", &x2), read(5, "c", &x)];
+        let (x_, x2_) = (format!("{x:?}"), format!("{x2:?}"));
         assert_eq!(
-            first_difference(&group, &member),
-            Some((Action::Read(1), "successor", "x".into(), "x2".into()))
+            differs(&group, &member),
+            Some((Action::Read(1), "successor", x_, x2_))
         );
-        let member = [read(1, "a", "x"), read(5, "c", "y")];
+        let member = [read(1, "a", &x), read(5, "c", &x)];
         assert_eq!(
-            first_difference(&group, &member),
+            differs(&group, &member),
             Some((Action::Read(5), "reply", "b".into(), "c".into()))
+        );
+    }
+
+    /// Equality leaves the line index out; the successors are compared with it.
+    #[test]
+    fn successors_that_differ_only_in_their_line_index_differ() {
+        let x = after_a_read();
+        let mut x2 = x.clone();
+        let (_, bookmark) = &mut x2.engine.bookmarks[0];
+        assert!(!bookmark.index.is_empty(), "{x:?}");
+        bookmark.index = LineIndex::default();
+        assert_eq!(x, x2, "equality leaves the index out");
+        let found = differs(&[read(1, "a", &x)], &[read(1, "a", &x2)]);
+        assert_eq!(
+            found.map(|(a, part, ..)| (a, part)),
+            Some((Action::Read(1), "successor"))
         );
     }
 
     #[test]
     fn a_read_only_one_side_has_differs_in_its_reply() {
-        let group = [read(1, "a", "x"), read(5, "b", "y")];
+        let x = after_a_read();
+        let group = [read(1, "a", &x), read(5, "b", &x)];
         assert_eq!(
-            first_difference(&group, &group[..1]),
+            differs(&group, &group[..1]),
             Some((
                 Action::Read(5),
                 "reply",
@@ -200,11 +253,17 @@ mod tests {
             ))
         );
         let member = [
-            read(1, "a", "x"),
-            (Action::RawRead(5), ("b".into(), "y".into())),
+            read(1, "a", &x),
+            (
+                Action::RawRead(5),
+                Outcome {
+                    reply: "b".into(),
+                    next: x.clone(),
+                },
+            ),
         ];
         assert_eq!(
-            first_difference(&group, &member),
+            differs(&group, &member),
             Some((
                 Action::Read(5),
                 "reply",

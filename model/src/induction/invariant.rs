@@ -79,6 +79,11 @@ pub trait Inductive: Engine<State: Send + Sync> + Send + Sync + Sized + 'static 
     /// Whether the engine holds no bookmark.
     fn no_bookmark(state: &Self::State) -> bool;
 
+    /// Whether two states that are equal (`==`) are also alike in what equality leaves out
+    /// (a cache, such as the exact engine's line index): the factoring's cross-checks hold a
+    /// member's successor to its group's whole.
+    fn alike_beyond_eq(a: &Self::State, b: &Self::State) -> bool;
+
     /// Why a read of a log starts a new generation from every bookmark the invariant allows
     /// after a read saw `seen`, by the engine's own generation check — for an engine whose
     /// read then depends on the old bookmark only through that reason and the generation

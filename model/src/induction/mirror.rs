@@ -104,8 +104,8 @@ fn outcome<E: Inductive>(
         .map(|p| p.name)
         .collect();
     // The reply of a read (`factor::read_outcome`'s text; empty for any other action).
-    let reply = factor::read_outcome(model, &candidate.state, action)
-        .map_or_else(String::new, |(text, _)| text);
+    let reply =
+        factor::read_outcome(model, &candidate.state, action).map_or_else(String::new, |o| o.reply);
     next.reads = 0;
     next.resets = 0;
     let read = action.own_read().is_some();

@@ -1,7 +1,7 @@
 //! The check's threads: the counters and failures they share, and how items and groups are
 //! dealt out to them.
 
-use super::factor::GroupKey;
+use super::factor::{GroupKey, Outcome};
 use super::report::Failure;
 use crate::Action;
 use bgtail::judge::Judge;
@@ -22,8 +22,8 @@ pub(super) enum Count {
     Reads,
 }
 
-/// What one read gives: the reply's text, and the successor written out whole.
-pub(super) type Outcome = (String, String);
+/// Every read a state offers, with what it gives, in the model's order of actions.
+pub(super) type Reads<S> = Vec<(Action, Outcome<S>)>;
 
 /// Shared between the check's threads.
 pub(super) struct Shared<S> {
@@ -37,7 +37,7 @@ pub(super) struct Shared<S> {
     pub failures: Mutex<Vec<Failure<S>>>,
     /// Under [`Factoring::Compared`]: each group's reads from its first member run, each
     /// with its read action.
-    pub outcomes: Mutex<HashMap<GroupKey, Vec<(Action, Outcome)>>>,
+    pub outcomes: Mutex<HashMap<GroupKey, Reads<S>>>,
     /// The first and last start of each item a group's members come from.
     pub extremes: Mutex<HashMap<usize, [(S, Judge); 2]>>,
 }

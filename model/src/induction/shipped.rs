@@ -77,6 +77,11 @@ impl Inductive for ShippedEngine {
     fn no_bookmark(state: &ShippedState) -> bool {
         state.bookmarks.is_empty()
     }
+
+    /// Equality leaves nothing of the shipped engine's bookmarks out.
+    fn alike_beyond_eq(_a: &ShippedState, _b: &ShippedState) -> bool {
+        true
+    }
 }
 
 /// The bookmarks a first read of `seen` leaves, under each view the model passes.
