@@ -40,6 +40,14 @@ fn the_gemini_cli_adapter_passes_its_node_tests() {
     node_tests_pass("adapters/gemini-cli/test/", 4);
 }
 
+/// Its snapshot and restore with `--exact`, and their refusal without.
+#[test]
+fn the_pi_bgrun_adapter_passes_its_node_tests() {
+    bgtail_tests::inputs::require(&bgtail_tests::inputs::PI_BGRUN);
+    crate::common::bgtail_exact_ts_engine();
+    node_tests_pass("adapters/pi-bgrun/test/", 3);
+}
+
 #[test]
 fn the_mux_adapter_passes_its_node_tests() {
     bgtail_tests::inputs::require(&bgtail_tests::inputs::MUX);

@@ -2,7 +2,7 @@
 //! TypeScript package (`node adapters/pi-bgrun/main.mjs CHECKOUT --exact`), so that what a pi
 //! user runs after the change is what is checked:
 //! - the model checker at the bounds where 0.7.1's own code breaks (gap, cap), and further:
-//!   every property holds, over the same states;
+//!   every property holds, its states rebuilt from the engine's snapshots;
 //! - every read equal to the in-crate exact engine's (`bgtail compare`), generated and corpus;
 //! - the imported pi sessions replayed with the contract required, with the in-crate engine's
 //!   figures;
@@ -27,21 +27,34 @@ fn holds_everywhere(report: &str) -> bool {
     verdicts.len() == 6 && verdicts.iter().all(|v| v.ends_with("holds"))
 }
 
+/// Whether the check rebuilt its states from the engine's snapshots.
+fn by_snapshot(report: &str) -> bool {
+    report.contains("(states rebuilt by snapshot/restore;")
+}
+
 #[test]
 fn every_property_holds_at_gap_and_cap_where_pi_bgruns_own_code_breaks() {
     let exact = pi_bgrun_exact_engine();
     let own = pi_bgrun_engine();
-    // Neither hands out its state, so both rebuild every state by replaying its path: the
-    // same sequences, the same counts.
-    for (bound, states) in [("gap", 735), ("cap", 7_845)] {
+    // 0.7.1's own code keeps its bookmarks inside the extension: each state is its path of
+    // reads, replayed. With the package, the bookmarks are its snapshots, which tell apart
+    // only what a later read can: far fewer states.
+    for (bound, own_states, fixed_counts) in [
+        ("gap", 735, "170 states generated, 94 unique"),
+        ("cap", 7_845, "1691 states generated, 937 unique"),
+    ] {
         let (code, fixed) = bgtail(&["check", "--engine", &exact, "--bound", bound]);
         let (_, broken) = bgtail(&["check", "--engine", &own, "--bound", bound]);
         assert_eq!(code, Some(0), "{fixed}");
         assert!(holds_everywhere(&fixed), "{fixed}");
         assert!(broken.contains("BROKEN"), "{broken}");
-        let counts = format!("{states} states generated, {states} unique");
-        assert_eq!(outcome(&fixed).0, counts, "{fixed}");
-        assert_eq!(outcome(&broken).0, counts, "{broken}");
+        let own_counts = format!("{own_states} states generated, {own_states} unique");
+        assert_eq!(outcome(&fixed).0, fixed_counts, "{fixed}");
+        assert_eq!(outcome(&broken).0, own_counts, "{broken}");
+        assert!(
+            by_snapshot(&fixed) && !by_snapshot(&broken),
+            "{fixed}\n{broken}"
+        );
         assert!(
             fixed.starts_with("cmd:pi-bgrun+bgtail-exact engine"),
             "{fixed}"
@@ -55,7 +68,7 @@ fn every_property_holds_at_the_budgets_edge() {
     let (code, report) = bgtail(&["check", "--engine", &exact, "--bound", "budget-edge"]);
     assert_eq!(code, Some(0), "{report}");
     assert!(holds_everywhere(&report), "{report}");
-    assert_eq!(outcome(&report).0, "4211 states generated, 4211 unique");
+    assert_eq!(outcome(&report).0, "3049 states generated, 2486 unique");
 }
 
 /// CI's families at 2 lines and 2 reads: partial lines, exits, truncation, rewrites and views,
@@ -78,10 +91,8 @@ fn every_property_holds_over_partial_lines_resets_and_views() {
     ]);
     assert_eq!(code, Some(0), "{report}");
     assert!(holds_everywhere(&report), "{report}");
-    assert_eq!(
-        outcome(&report).0,
-        "1925895 states generated, 938884 unique"
-    );
+    assert_eq!(outcome(&report).0, "36881 states generated, 10033 unique");
+    assert!(by_snapshot(&report), "{report}");
 }
 
 #[test]

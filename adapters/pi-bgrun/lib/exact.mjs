@@ -8,7 +8,7 @@
 // loader), so each extension instance — each pi session — gets its own bookmarks, as
 // upstream's `tailBookmarks` map is per instance.
 
-import { ExactEngine, checkId, emptyState } from "../../../packages/bgtail-exact/dist/index.js";
+import { ExactEngine, checkId, emptyState, parseState, snapshotState } from "../../../packages/bgtail-exact/dist/index.js";
 
 /**
  * What passes between bgtail's harness and a read, beside the tool's parameters and result.
@@ -19,8 +19,13 @@ import { ExactEngine, checkId, emptyState } from "../../../packages/bgtail-exact
  *   ranges (`[]` for none): the harness hands it to the judge, which checks it against the
  *   text, so that lines printing the same are told apart as the engine tells them apart.
  *   The agent sees only the text and the details.
+ * - `bookmarks` reads and replaces the bookmarks of the newest extension instance (the one the
+ *   protocol mode serves): `get()` their snapshot, `set(value)` them from one (validated by the
+ *   package's `parseState`, which throws a `StateError` naming the bad field). They are all a
+ *   read's outcome depends on beside the log: the checkout's `jobs` map holds no record of the
+ *   harness's jobs, and its path rule and window ceiling are the same for every read.
  */
-export const harnessLink = { running: null, shown: [] };
+export const harnessLink = { running: null, shown: [], bookmarks: null };
 
 /**
  * The `bgtailCore` of one extension instance. `upstream` holds the checkout's own functions:
@@ -28,8 +33,14 @@ export const harnessLink = { running: null, shown: [] };
  * `supportsNativeJobSnapshot(ctx)`, `readWindowMax()` and `jobRecord(id)` (its `jobs` map).
  */
 export function exactBgtailCore(upstream) {
-  // Every bookmark of this pi process, as plain JSON (`snapshotState` would serialise it).
-  const state = emptyState();
+  // Every bookmark of this extension instance, as plain JSON.
+  let state = emptyState();
+  harnessLink.bookmarks = {
+    get: () => snapshotState(state),
+    set: (value) => {
+      state = parseState(value);
+    },
+  };
   return async function bgtailCore(params, ctx) {
     harnessLink.shown = [];
     const id = params.id;
