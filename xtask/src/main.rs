@@ -3,12 +3,11 @@
 //!
 //! - `cargo xtask test` installs the node parts (one `npm ci` at the root: the adapters and the
 //!   TypeScript package, which its `prepare` builds), finds the external inputs
-//!   (docs/inputs.md) and runs the workspace's tests with `-- --skip slow::` (the model's suite
-//!   beside the others: [`run_tests`]): the developer's loop, the model's slow checks (each in a
-//!   `mod slow`) left out.
+//!   (docs/inputs.md) and runs `cargo test --workspace -- --skip slow::`: the developer's loop,
+//!   the model's slow checks (each in a `mod slow`) left out.
 //! - `cargo xtask test --full` is what CI runs: formatting checked, clippy over every target
-//!   (the CLI's mimalloc build included), then every test (the slow checks in) but the one
-//!   another contains ([`CONTAINED`]), and the docs with warnings denied.
+//!   (the CLI's mimalloc build included), then every test (`cargo test --workspace`, the slow
+//!   checks in) but the one another contains ([`CONTAINED`]), and the docs with warnings denied.
 //! - `cargo xtask inputs` says where each external input was looked for, and whether it is there.
 
 use bgtail_tests::inputs::{self, Input};
@@ -75,7 +74,9 @@ fn test(full: bool) -> Result<(), String> {
     } else {
         &["--skip", SLOW]
     };
-    run_tests(&root, skipped)?;
+    let mut test = vec!["test", "--workspace", "--no-fail-fast", "--"];
+    test.extend_from_slice(skipped);
+    run(&root, "cargo", &test)?;
     if full {
         let doc = Command::new("cargo")
             .args(["doc", "--no-deps", "--workspace", "--quiet"])
@@ -96,89 +97,6 @@ const CONTAINED: &str =
 /// The prefix of the model's slow checks' test paths: each sits in a `mod slow` of its test
 /// file (minutes on 2 cores), so libtest's `--skip` leaves them out of the developer's loop.
 const SLOW: &str = "slow::";
-
-/// The workspace's tests, `skipped` passed to each test binary: built once, then the model's
-/// suite run beside the others. Its checks keep both cores busy for most of the run, where the
-/// CLI's tests spend most of theirs awaiting engines in other processes (node, bash, Codex's
-/// reader: 288 CPU-seconds in 337 s on 2 cores under `cargo nextest run -j 2`), so side by
-/// side the two take less than one after the other, and the others run [`OTHERS_THREADS`]
-/// tests at once. The model suite's output is held and printed when it ends, so that the two
-/// do not interleave.
-fn run_tests(root: &Path, skipped: &[&str]) -> Result<(), String> {
-    run(root, "cargo", &["test", "--workspace", "--no-run"])?;
-    let with_skipped = |head: &[&'static str]| {
-        let mut args: Vec<String> = head.iter().map(|s| s.to_string()).collect();
-        args.push("--".into());
-        args.extend(skipped.iter().map(|s| s.to_string()));
-        args
-    };
-    let model = with_skipped(&[
-        "test",
-        "-p",
-        "bgtail-model",
-        "--test",
-        "suite",
-        "--no-fail-fast",
-    ]);
-    let mut outside = with_skipped(&[
-        "test",
-        "--workspace",
-        "--exclude",
-        "bgtail-model",
-        "--no-fail-fast",
-    ]);
-    outside.extend(["--test-threads".to_owned(), OTHERS_THREADS.to_string()]);
-    let others = [
-        outside,
-        with_skipped(&[
-            "test",
-            "-p",
-            "bgtail-model",
-            "--lib",
-            "--examples",
-            "--no-fail-fast",
-        ]),
-        with_skipped(&["test", "-p", "bgtail-model", "--doc"]),
-    ];
-    let (model_result, failed) = std::thread::scope(|scope| {
-        let model = scope.spawn(|| run_held(root, &model));
-        let failed: Vec<String> = others
-            .iter()
-            .filter_map(|args| run_owned(root, args).err())
-            .collect();
-        (model.join().expect("the model suite's thread"), failed)
-    });
-    let failed: Vec<String> = failed.into_iter().chain(model_result.err()).collect();
-    if failed.is_empty() {
-        Ok(())
-    } else {
-        Err(failed.join("; "))
-    }
-}
-
-/// Tests the workspace's other suites run at once beside the model's: the CLI's await engines
-/// in other processes more than they compute.
-const OTHERS_THREADS: u32 = 4;
-
-/// [`run`] with owned arguments.
-fn run_owned(dir: &Path, args: &[String]) -> Result<(), String> {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    run(dir, "cargo", &args)
-}
-
-/// Runs `cargo ARGS` in `dir` with its output held, then prints that output whole, headed by
-/// the command, and fails with the command's name when it failed.
-fn run_held(dir: &Path, args: &[String]) -> Result<(), String> {
-    let what = format!("cargo {}", args.join(" "));
-    eprintln!("cargo xtask: {what} (beside the others; its output follows when it ends)");
-    let output = Command::new("cargo").args(args).current_dir(dir).output();
-    if let Ok(o) = &output {
-        eprintln!("cargo xtask: the output of `{what}`:");
-        eprint!("{}", String::from_utf8_lossy(&o.stderr));
-        print!("{}", String::from_utf8_lossy(&o.stdout));
-    }
-    exited(output.map(|o| o.status), &what)
-}
 
 /// `npm ci` at the root: every adapter's packages and the TypeScript package, built.
 fn node_parts(root: &Path) -> Result<(), String> {
