@@ -8,7 +8,7 @@
 // loader), so each extension instance — each pi session — gets its own bookmarks, as
 // upstream's `tailBookmarks` map is per instance.
 
-import { ExactEngine, checkId, emptyState, parseState, snapshotState } from "../../../packages/bgtail-exact/dist/index.js";
+import { ExactEngine, checkId, emptyState, snapshotState } from "../../../packages/bgtail-exact/dist/index.js";
 
 /**
  * What passes between bgtail's harness and a read, beside the tool's parameters and result.
@@ -20,8 +20,8 @@ import { ExactEngine, checkId, emptyState, parseState, snapshotState } from "../
  *   text, so that lines printing the same are told apart as the engine tells them apart.
  *   The agent sees only the text and the details.
  * - `bookmarks` reads and replaces the bookmarks of the newest extension instance (the one the
- *   protocol mode serves): `get()` their snapshot, `set(value)` them from one (validated by the
- *   package's `parseState`, which throws a `StateError` naming the bad field). They are all a
+ *   protocol mode serves): `get()` their snapshot, `set(state)` them from one the caller has
+ *   checked with the package's `parseState`. They are all a
  *   read's outcome depends on beside the log: the checkout's `jobs` map holds no record of the
  *   harness's jobs, and its path rule and window ceiling are the same for every read.
  */
@@ -37,8 +37,8 @@ export function exactBgtailCore(upstream) {
   let state = emptyState();
   harnessLink.bookmarks = {
     get: () => snapshotState(state),
-    set: (value) => {
-      state = parseState(value);
+    set: (checked) => {
+      state = checked;
     },
   };
   return async function bgtailCore(params, ctx) {
