@@ -85,9 +85,9 @@ class World {
     const n = this.jobs.size;
     const started = join(this.dir, `job-${n}.started`);
     const flag = join(this.dir, `job-${n}.exit`);
-    // The job also ends when its started file is gone (the scratch folder removed at a reset),
-    // so that no job outlives its world.
-    const script = `touch ${quote(started)}; while [ -e ${quote(started)} ] && [ ! -e ${quote(flag)} ]; do sleep 0.01; done; exit 0`;
+    // The job also ends when its started file is gone (the scratch folder removed at a reset)
+    // or when this process is (killed, it removes nothing), so that no job outlives its world.
+    const script = `touch ${quote(started)}; while [ -e ${quote(started)} ] && [ ! -e ${quote(flag)} ] && kill -0 ${process.pid} 2>/dev/null; do sleep 0.01; done; exit 0`;
     const spawned = await this.manager.spawn(this.runtime, WORKSPACE, script, { cwd: this.dir, displayName: `job-${n}` });
     if (!spawned.success) throw new Error(`mux could not spawn job ${jobId}: ${spawned.error}`);
     await waitFor(started, `job ${jobId} to start`);

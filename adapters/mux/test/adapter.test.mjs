@@ -2,7 +2,8 @@
 // manager's result object, read as bash_output reads, and the job exits mux's own way.
 
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -75,6 +76,36 @@ test("a reset ends every job and leaves no scratch folder", async (t) => {
   const snap = await s.ask({ type: "snapshot" });
   assert.equal(snap.code, "not_supported");
   assert.equal(await s.close(), 0);
+});
+
+/** The pids of the processes whose command line names `text` (Linux's /proc). */
+function processesNaming(text) {
+  const pids = [];
+  for (const pid of readdirSync("/proc").filter((f) => /^\d+$/.test(f))) {
+    try {
+      if (readFileSync(join("/proc", pid, "cmdline"), "latin1").includes(text)) pids.push(pid);
+    } catch {} // gone between the listing and the read
+  }
+  return pids;
+}
+
+test("a job ends when the adapter is killed, which removes nothing", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "mux-test-"));
+  const scratch = mkdtempSync(join(tmpdir(), "mux-test-tmp-"));
+  t.after(() => rmSync(scratch, { recursive: true, force: true }));
+  writeFileSync(join(dir, "j.log"), "x\n");
+  const s = new Session(MAIN, [checkout()], { TMPDIR: scratch });
+  t.after(() => s.kill());
+  await s.ask(INIT);
+  await s.ask({ type: "read", job_id: "j", log_path: join(dir, "j.log"), running: true });
+  assert.equal(processesNaming(scratch).length, 1, "the job's loop runs while the adapter does");
+  s.kill();
+  let left = processesNaming(scratch);
+  for (let i = 0; i < 200 && left.length > 0; i++) {
+    await sleep(10);
+    left = processesNaming(scratch);
+  }
+  assert.deepEqual(left, [], "the job outlived the adapter");
 });
 
 test("a command runs without the user's shell startup files, whatever SHLVL says", async () => {
