@@ -170,9 +170,10 @@ fn groups_of<E: Inductive>(
     (listing.groups(), pairs)
 }
 
-/// The groups met so far: a key is kept in a slot of a table indexed by log, running and
-/// view, one table for each pair of reason and opening met — no hashing in the loop over
-/// every pair of logs.
+/// The groups met so far: a key is kept in a slot of a table indexed by log and running, one
+/// table for each pair of reason and opening met — no hashing in the loop over every pair of
+/// logs. An item is a member beside a log with every view or with none, so a slot stands for
+/// the groups of every view, which [`Listing::groups`] spells out.
 struct Listing {
     views: Vec<Option<Bytes>>,
     logs: usize,
@@ -192,8 +193,8 @@ impl Listing {
         }
     }
 
-    fn slot(&self, log: usize, running: bool, view: usize) -> usize {
-        (log * 2 + usize::from(running)) * self.views.len() + view
+    fn slot(log: usize, running: bool) -> usize {
+        log * 2 + usize::from(running)
     }
 
     /// Item `item` (its last read saw `seen`) beside every log: its reset states marked in
@@ -245,18 +246,14 @@ impl Listing {
             Some(k) => k,
             None => {
                 self.kinds.push(kind);
-                self.tables
-                    .push(vec![None; self.logs * 2 * self.views.len()]);
+                self.tables.push(vec![None; self.logs * 2]);
                 self.kinds.len() - 1
             }
         };
-        for v in 0..self.views.len() {
-            let at = self.slot(log, running, v);
-            let cell = &mut self.tables[k][at];
-            match cell {
-                Some((_, last)) => *last = item,
-                None => *cell = Some((item, item)),
-            }
+        let cell = &mut self.tables[k][Self::slot(log, running)];
+        match cell {
+            Some((_, last)) => *last = item,
+            None => *cell = Some((item, item)),
         }
     }
 
@@ -266,11 +263,10 @@ impl Listing {
         for (&(reason, opening), table) in self.kinds.iter().zip(&self.tables) {
             for log in 0..self.logs {
                 for running in [true, false] {
-                    for (v, &view) in self.views.iter().enumerate() {
-                        let Some((first_item, last_item)) = table[self.slot(log, running, v)]
-                        else {
-                            continue;
-                        };
+                    let Some((first_item, last_item)) = table[Self::slot(log, running)] else {
+                        continue;
+                    };
+                    for &view in &self.views {
                         let key = GroupKey {
                             log,
                             running,
