@@ -124,11 +124,13 @@ fn disagreement(part: &str) -> Option<&'static str> {
     if !part.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
-    let words: Vec<&str> = part.split_whitespace().collect();
-    for (at, word) in words.iter().enumerate() {
+    // The words after a count are looked at through a copy of the iterator: no list of
+    // words is built for a part the judge reads once.
+    let mut words = part.split_whitespace();
+    while let Some(word) = words.next() {
         let Some(n) = count(word) else { continue };
-        let noun = words[at + 1..]
-            .iter()
+        let noun = words
+            .clone()
             .take(3)
             .take_while(|w| count(w).is_none())
             .find_map(|w| number_of(w.trim_end_matches([',', ';', ')'])));
@@ -137,7 +139,7 @@ fn disagreement(part: &str) -> Option<&'static str> {
         }
     }
     if skipped_note(part) {
-        let skipped = words.first().and_then(|w| count(w))?;
+        let skipped = part.split_whitespace().next().and_then(count)?;
         let object = if skipped == 1 {
             "reaches it"
         } else {
